@@ -1,0 +1,396 @@
+"""A game of talu: the one validated way to apply steps, the history, and the outcome.
+
+The server restores a game by replaying its stored steps (or its STGN) through ``play``, so the
+whole state, a turn in progress included, is a pure function of what was played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameOverError, IllegalStepError, SquareError, StepFormatError, TaluError
+from .invasion import can_remove_all_invaders
+from .notation import turn_body
+from .outcome import SIDES, Outcome, Side, Termination
+from .steps import CAPTURE, END, EXIT, KINDS, MOVE, PASS, Step
+from .turn import IStep, TurnState
+from .variants import Variant, get_variant
+
+ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
+
+
+@dataclass
+class TurnRecord:
+    """A finished turn, with what the passing conventions and the tally need to know."""
+
+    round: int
+    side: Side
+    steps: list[Step]
+    before: tuple[int, int]  # (I bits, O bits) when the turn began
+    after: tuple[int, int]
+    captures: list[tuple[int, int]]  # (target, capturer's pieces next to it just before) R16
+    passed: bool = False  # written '.'
+    stalling: bool = False  # R13
+    non_engaging: bool = False  # R14
+    counts_as_pass: bool = False  # R12
+    decisive: bool = False  # the rules decided the game at the end of this turn
+
+    @property
+    def label(self) -> str:
+        return f"{self.round:03d} {self.side.value}"
+
+
+@dataclass(frozen=True)
+class ArbiterDecision:
+    """An arbiter's decision (R14, R34), taking effect at the end of turn ``turn``."""
+
+    turn: str  # "014 O"
+    action: str
+    side: Side | None = None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"turn": self.turn, "action": self.action}
+        if self.side is not None:
+            d["side"] = self.side.value
+        if self.reason:
+            d["reason"] = self.reason
+        return d
+
+
+@dataclass
+class _Pending:
+    decisions: dict[str, list[ArbiterDecision]] = field(default_factory=dict)
+
+
+class Game:
+    """A game in progress or finished. Create one, then ``play`` steps; nothing else mutates it."""
+
+    def __init__(self, variant: str | Variant = "standard") -> None:
+        self.variant: Variant = get_variant(variant)
+        self.geometry = self.variant.geometry
+        light, dark = self.geometry.opening()
+        self.round = 1
+        self.turn = TurnState(self.variant, 0, light, dark)
+        self.turns: list[TurnRecord] = []
+        self.outcome: Outcome | None = None
+        self.warned: set[Side] = set()
+        self.arbiter: list[ArbiterDecision] = []
+        self._pending = _Pending()
+        self._non_engaging_run = [0, 0]
+        self._seen: set[tuple[int, int, int]] = {(light, dark, 0)}  # R13, opening included
+
+    # --- state --------------------------------------------------------------------------------
+    @property
+    def side_to_move(self) -> Side | None:
+        return None if self.outcome else SIDES[self.turn.side]
+
+    @property
+    def steps_used(self) -> int:
+        return self.turn.used
+
+    @property
+    def steps_left(self) -> int:
+        return self.turn.left
+
+    @property
+    def bits(self) -> tuple[int, int]:
+        """(I bits, O bits) of the board as it stands, the turn in progress included."""
+        t = self.turn
+        return (t.me, t.op) if t.side == 0 else (t.op, t.me)
+
+    @property
+    def rounds_played(self) -> int:
+        """The round number of the last turn played (0 before any)."""
+        return self.turns[-1].round if self.turns else 0
+
+    @property
+    def flagged(self) -> bool:
+        """R14: both players have made at least three non-engaging turns in a row each."""
+        return min(self._non_engaging_run) >= 3
+
+    @property
+    def pass_turns(self) -> list[str]:
+        return [t.label for t in self.turns if t.counts_as_pass]
+
+    def board(self) -> dict[str, list[str]]:
+        i, o = self.bits
+        return {"I": self.geometry.squares(i), "O": self.geometry.squares(o)}
+
+    def _side_bits(self, side: Side | str) -> tuple[int, int]:
+        s = Side.parse(side) if isinstance(side, str) else side
+        i, o = self.bits
+        return (i, o) if s is Side.I else (o, i)
+
+    def overlaps(self, side: Side | str) -> list[str]:
+        """Squares in ``side``'s overlap (R4)."""
+        mine, _ = self._side_bits(side)
+        return self.geometry.squares(self.geometry.overlap(mine))
+
+    def threatened(self, side: Side | str) -> list[str]:
+        """Pieces of ``side`` standing in the opponent's overlap (R4)."""
+        mine, theirs = self._side_bits(side)
+        return self.geometry.squares(mine & self.geometry.overlap(theirs))
+
+    def defended(self, side: Side | str) -> list[str]:
+        """Pieces of ``side`` standing in their own side's overlap (R4)."""
+        mine, _ = self._side_bits(side)
+        return self.geometry.squares(mine & self.geometry.overlap(mine))
+
+    def invaders(self, side: Side | str) -> list[str]:
+        """Pieces of ``side`` on its goal row (R10)."""
+        s = Side.parse(side) if isinstance(side, str) else side
+        mine, _ = self._side_bits(s)
+        return self.geometry.squares(mine & self.geometry.goal_row(s.index))
+
+    def range_of(self, square: str) -> list[str]:
+        g = self.geometry
+        return g.squares(g.neighbours[g.square(square)])
+
+    def honor_targets(self) -> list[str]:
+        """Invaders the side to move must capture this turn (R10), still on the board."""
+        if self.outcome:
+            return []
+        return self.geometry.squares(self.turn.honor & self.turn.op)
+
+    # --- steps --------------------------------------------------------------------------------
+    def _to_step(self, s: IStep) -> Step:
+        kind, a, b = s
+        name = self.geometry.name
+        if kind in (MOVE, CAPTURE, EXIT):
+            return Step(kind, name(a), name(b))
+        return Step(kind)
+
+    def legal_steps(self) -> list[Step]:
+        if self.outcome:
+            return []
+        return [self._to_step(s) for s in self.turn.legal()]
+
+    def _to_istep(self, step: Step) -> IStep:
+        if isinstance(step, dict):
+            step = Step.from_dict(step)
+        if not isinstance(step, tuple) or step[0] not in KINDS:
+            raise StepFormatError(f"not a step: {step!r}")
+        g = self.geometry
+        kind = step.kind
+        try:
+            if kind in (MOVE, CAPTURE):
+                if not step.frm or not step.to:
+                    raise StepFormatError(f"a {kind} step needs 'from' and 'to'")
+                return (kind, g.square(step.frm), g.square(step.to))
+            if kind == EXIT:
+                if not step.to:
+                    raise StepFormatError("an exit step needs 'to'")
+                b = g.square(step.to)
+                if step.frm and self.turn.chain >= 0 and g.square(step.frm) != self.turn.chain:
+                    raise IllegalStepError(
+                        f"the capturer stands on {g.name(self.turn.chain)}, not on {step.frm}")
+                return (kind, self.turn.chain, b)
+        except SquareError as e:
+            raise StepFormatError(str(e)) from None
+        return (kind, -1, -1)
+
+    def play(self, step: Step | dict[str, Any]) -> None:
+        """Validate and apply one step; raise IllegalStepError (nothing changed) if illegal.
+
+        The turn ends by the ``end`` step, by ``pass``, or by itself when no step remains (R9);
+        the end-of-turn rules (R10-R14) then run and may decide the game.
+        """
+        if self.outcome:
+            raise GameOverError(f"the game is over ({self._outcome_text()})")
+        kind, a, b = self._to_istep(step)  # type: ignore[arg-type]
+        self._play(kind, a, b)
+
+    def _play(self, kind: str, a: int, b: int) -> None:
+        t = self.turn
+        t.apply(kind, a, b)
+        if kind in (END, PASS) or t.over:
+            self._finish_turn()
+
+    def _outcome_text(self) -> str:
+        o = self.outcome
+        assert o is not None
+        who = f"{o.winner.value} won" if o.winner else "no winner"
+        return f"{who} by {o.reason.value}"
+
+    # --- arbiter and off-board decisions ------------------------------------------------------
+    def _last_label(self) -> str:
+        return self.turns[-1].label if self.turns else "000 O"
+
+    def warn(self, side: Side | str, reason: str = "non-engagement") -> ArbiterDecision:
+        """R14: from now on ``side``'s non-engaging turns count as passes."""
+        s = Side.parse(side) if isinstance(side, str) else side
+        if self.outcome:
+            raise GameOverError(f"the game is over ({self._outcome_text()})")
+        d = ArbiterDecision(self._last_label(), "warn", s, reason)
+        self.warned.add(s)
+        self.arbiter.append(d)
+        return d
+
+    def schedule(self, decisions: list[ArbiterDecision | dict[str, Any]]) -> None:
+        """Queue recorded arbiter decisions (R34) to take effect at the end of their turn.
+
+        ``warn`` takes effect after that turn, ``count_as_pass`` makes that turn count as a pass,
+        ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume`` change nothing.
+        """
+        for raw in decisions:
+            d = raw if isinstance(raw, ArbiterDecision) else _decision_from_dict(raw)
+            if d.turn == "000 O" and d.action == "warn" and d.side:
+                self.warned.add(d.side)
+                self.arbiter.append(d)
+                continue
+            self._pending.decisions.setdefault(d.turn, []).append(d)
+
+    def decide(self, winner: Side | str | None, detail: str = "decision") -> Outcome:
+        """End the game off the board (resignation, time, arbiter): reason ``decision`` (R15).
+
+        A turn in progress is discarded: it was never completed, so it is not part of the record.
+        """
+        if self.outcome:
+            raise GameOverError(f"the game is over ({self._outcome_text()})")
+        w = Side.parse(winner) if isinstance(winner, str) else winner
+        t = self.turn
+        if t.used:
+            i, o = self.turns[-1].after if self.turns else self.geometry.opening()
+            me, op = (i, o) if t.side == 0 else (o, i)
+            self.turn = TurnState(self.variant, t.side, me, op)
+        self.outcome = Outcome(w, Termination.DECISION, detail)
+        return self.outcome
+
+    # --- end of turn --------------------------------------------------------------------------
+    def _finish_turn(self) -> None:
+        t = self.turn
+        g = self.geometry
+        side = SIDES[t.side]
+        s = t.side
+        before = self.turns[-1].after if self.turns else g.opening()
+        after = (t.me, t.op) if s == 0 else (t.op, t.me)
+        passed = t.used == 0
+        key = (after[0], after[1], 1 - s)
+        # R13: spent steps and changed nothing, or repeated any earlier position.
+        stalling = not passed and (after == before or key in self._seen)
+        self._seen.add(key)
+        # R14: captured nothing, threatened nothing new, came no nearer to the goal row.
+        non_engaging = False
+        if not passed and not t.captures:
+            my0, op0 = before[s], before[1 - s]
+            threat0 = op0 & g.overlap(my0)
+            threat1 = t.op & g.overlap(t.me)
+            non_engaging = not (threat1 & ~threat0) and (
+                g.distance_sum(t.me, s) >= g.distance_sum(my0, s))
+        self._non_engaging_run[s] = self._non_engaging_run[s] + 1 if non_engaging else 0
+        rec = TurnRecord(
+            round=self.round, side=side, steps=[self._to_step(x) for x in t.steps],
+            before=before, after=after, captures=t.captures, passed=passed,
+            stalling=stalling, non_engaging=non_engaging,
+        )
+        pending = self._pending.decisions.pop(rec.label, [])
+        forced_pass = any(d.action == "count_as_pass" for d in pending)
+        rec.counts_as_pass = passed or stalling or forced_pass or (
+            non_engaging and side in self.warned)
+        self.turns.append(rec)
+
+        outcome = self._judge(t, side)
+        for d in pending:
+            self.arbiter.append(d)
+            if d.action == "warn" and d.side:
+                self.warned.add(d.side)
+            elif outcome is None and d.action == "forfeit" and d.side:
+                outcome = Outcome(d.side.other, Termination.FORFEIT, "arbiter")
+            elif outcome is None and d.action == "null":
+                outcome = Outcome(None, Termination.NULL, "arbiter")
+        if outcome:
+            rec.decisive = True
+            self.outcome = outcome
+        if s == 1:
+            self.round += 1
+        self.turn = TurnState(self.variant, 1 - s, t.op, t.me)
+
+    def _judge(self, t: TurnState, side: Side) -> Outcome | None:
+        """R11: the checks at the end of every turn of P, in order."""
+        g = self.geometry
+        s = t.side
+        if not t.op:
+            return Outcome(side, Termination.ELIMINATION)  # (1)
+        if t.op & g.home_row(s):
+            return Outcome(side.other, Termination.INVASION, "honor")  # (2) honor failure
+        if t.me & g.goal_row(s):  # (3) new invaders the opponent cannot all remove
+            reply = TurnState(self.variant, 1 - s, t.op, t.me)
+            if not can_remove_all_invaders(reply):
+                return Outcome(side, Termination.INVASION)
+        recent = self.turns[-3:]  # (4) passing conventions, R12
+        if len(recent) == 3 and all(r.counts_as_pass for r in recent):
+            return Outcome(None, Termination.NULL)
+        own = self.turns[-5::2] if len(self.turns) >= 5 else []
+        if len(own) == 3 and all(r.counts_as_pass for r in own):
+            return Outcome(side.other, Termination.FORFEIT)
+        return None
+
+    # --- notation -----------------------------------------------------------------------------
+    def stgn_lines(self) -> list[str]:
+        """Canonical STGN (R15) of the finished turns, then the result line once decided."""
+        lines = []
+        for r in self.turns:
+            line = f"{r.label}: {turn_body(r.steps)}"
+            if r.decisive:
+                line += " !"
+            lines.append(line)
+        if self.outcome:
+            lines.append(f"!: {self.outcome.result_text}")
+        return lines
+
+    def stgn(self) -> str:
+        return "\n".join(self.stgn_lines()) + "\n"
+
+    def open_turn(self) -> list[Step]:
+        """The steps of the turn in progress."""
+        return [self._to_step(x) for x in self.turn.steps]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, what a client needs to draw and to play."""
+        open_steps = self.open_turn()
+        side = self.side_to_move
+        return {
+            "variant": self.variant.name,
+            "files": self.variant.files,
+            "ranks": self.variant.ranks,
+            "steps_per_turn": self.variant.steps,
+            "round": self.round,
+            "side_to_move": side.value if side else None,
+            "steps_used": self.steps_used,
+            "steps_left": self.steps_left,
+            "board": self.board(),
+            "legal_steps": [s.to_dict() for s in self.legal_steps()],
+            "honor_targets": self.honor_targets(),
+            "overlaps": {x.value: self.overlaps(x) for x in SIDES},
+            "threatened": {x.value: self.threatened(x) for x in SIDES},
+            "defended": {x.value: self.defended(x) for x in SIDES},
+            "invaders": {x.value: self.invaders(x) for x in SIDES},
+            "notation": self.stgn_lines(),
+            "open_turn": {
+                "steps": [s.to_dict() for s in open_steps],
+                "text": turn_body(open_steps) if open_steps else "",
+            },
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "pass_turns": self.pass_turns,
+            "flagged": self.flagged,
+            "warned": sorted(x.value for x in self.warned),
+            "arbiter": [d.to_dict() for d in self.arbiter],
+        }
+
+
+def _decision_from_dict(raw: dict[str, Any]) -> ArbiterDecision:
+    if not isinstance(raw, dict):
+        raise TaluError("an arbiter decision must be a mapping")
+    action = raw.get("action")
+    if action not in ARBITER_ACTIONS:
+        raise TaluError(f"unknown arbiter action {action!r}")
+    turn = str(raw.get("turn", "")).strip()
+    parts = turn.split()
+    if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in ("I", "O", "0"):
+        raise TaluError(f"arbiter decision turn {turn!r} is not like '014 O'")
+    label = f"{int(parts[0]):03d} {Side.parse(parts[1]).value}"
+    side = raw.get("side")
+    return ArbiterDecision(label, action, Side.parse(side) if side else None,
+                           str(raw.get("reason") or ""))
