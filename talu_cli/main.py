@@ -26,7 +26,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="talu", description="Validate, tally, score and verify talu games.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:  # a real missing dependency, not an absent subcommand
+                raise
+            continue
+        module.register(sub)
     return parser
 
 

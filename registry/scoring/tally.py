@@ -7,6 +7,10 @@ engine's history of a game, so a tally is always reproducible from notation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from play.rules import Game
 
 # R19: every code is present in every tally, zero-filled, in this order.
 CODES: tuple[str, ...] = (
@@ -46,3 +50,95 @@ class Tally:
     @property
     def rateable(self) -> bool:
         return self.winner is not None
+
+
+def _pair_code(geometry_stride: int, target: int, adjacent: list[int], perpendicular: str,
+               opposite: str) -> str:
+    """For two neighbours: on opposite sides of the target, or on perpendicular sides."""
+    a, b = adjacent
+    return opposite if abs(a - b) in (2, 2 * geometry_stride) else perpendicular
+
+
+def tally_game(game: Game) -> Tally:
+    """Derive both tallies from a replayed game (R16-R19); unfinished games use the board now."""
+    from play.rules import Side, Termination  # local: keeps this module importable alone
+
+    g = game.geometry
+    stride = g.stride
+    nb = g.neighbours
+    tally = Tally(rounds=game.rounds_played)
+    codes = tally.codes
+
+    def bits_list(bits: int) -> list[int]:
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(low.bit_length() - 1)
+            bits ^= low
+        return out
+
+    for rec in game.turns:
+        s = rec.side.index
+        mine = codes[rec.side.value]
+        goal = g.goal_row(s)
+        for target, attackers in rec.captures:  # R16, during play
+            adj = bits_list(attackers)
+            n = len(adj)
+            if n == 2:
+                mine[_pair_code(stride, target, adj, "A.a", "A.b")] += 1
+            elif n == 3:
+                mine["A.c"] += 1
+            elif n >= 4:
+                mine["A.d"] += 1
+            if (goal >> target) & 1:
+                mine["A.e"] += 1
+        tally.captures[rec.side.value] += len(rec.captures)
+        me_after, op_after = rec.after[s], rec.after[1 - s]
+        for inv in bits_list(me_after & goal):  # R17, when an invading turn ends
+            k = (nb[inv] & op_after).bit_count()
+            mine["C.a" if k >= 2 else "C.b" if k == 1 else "C.c"] += 1
+
+    final = game.bits  # the board now: final once decided, current while unfinished (R18)
+    for side in (Side.I, Side.O):  # R18, on the final (or current) board
+        s = side.index
+        mine = codes[side.value]
+        me, op = final[s], final[1 - s]
+        for piece in bits_list(op):
+            adj = bits_list(nb[piece] & me)
+            n = len(adj)
+            if n == 2:
+                mine[_pair_code(stride, piece, adj, "B.a", "B.b")] += 1
+            elif n == 3:
+                mine["B.c"] += 1
+            elif n >= 4:
+                mine["A.d"] += 1
+        last = g.ranks - 1
+        for piece in bits_list(me):
+            m = (nb[piece] & me).bit_count()
+            if m >= 2:
+                mine[{2: "E.a", 3: "E.b"}.get(m, "E.c")] += 1
+            r = g.rank_of(piece)
+            d = (last - r) if s == 0 else r
+            on_their_half = (r >= g.ranks / 2) if s == 0 else (r < g.ranks / 2)
+            if on_their_half and d in (1, 2, 3):
+                mine[{1: "D.f", 2: "D.e", 3: "D.d"}[d]] += 1
+        mine["F.a"] = tally.rounds
+
+    o = game.outcome
+    if o is not None:
+        tally.winner = o.winner.value if o.winner else None
+        tally.reason = o.reason.value
+        success = None
+        if o.reason is Termination.ELIMINATION:
+            success = "G.d"
+        elif o.reason is Termination.INVASION and o.winner is not None:
+            w = o.winner.index
+            me, op = final[w], final[1 - w]
+            invaders = bits_list(me & g.goal_row(w))
+            if invaders:
+                fewest = min((nb[p] & op).bit_count() for p in invaders)
+                success = "G.a" if fewest >= 3 else "G.c" if fewest == 0 else "G.b"
+        if success:
+            codes["I"][success] += 1
+            codes["O"][success] += 1
+    return tally
