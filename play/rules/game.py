@@ -80,6 +80,36 @@ class Game:
         self._pending = _Pending()
         self._non_engaging_run = [0, 0]
         self._seen: set[tuple[int, int, int]] = {(light, dark, 0)}  # R13, opening included
+        self._origin = (light, dark)  # the board before the first turn
+
+    @classmethod
+    def from_position(
+        cls,
+        board: dict[str, list[str]],
+        side_to_move: Side | str = "I",
+        variant: str | Variant = "standard",
+        round: int = 1,
+    ) -> Game:
+        """A game starting from an arbitrary position (analysis, puzzles, the book's diagrams).
+
+        Pieces of the side not to move that stand on its goal row are invaders the side to
+        move must remove this turn (R10), as if they had just arrived.
+        """
+        game = cls(variant)
+        g = game.geometry
+        try:
+            light, dark = g.bits(board.get("I", [])), g.bits(board.get("O", []))
+        except SquareError as e:
+            raise TaluError(str(e)) from None
+        if light & dark:
+            raise TaluError(f"squares hold two pieces: {', '.join(g.squares(light & dark))}")
+        side = Side.parse(side_to_move) if isinstance(side_to_move, str) else side_to_move
+        me, op = (light, dark) if side is Side.I else (dark, light)
+        game.round = round
+        game.turn = TurnState(game.variant, side.index, me, op)
+        game._seen = {(light, dark, side.index)}
+        game._origin = (light, dark)
+        return game
 
     # --- state --------------------------------------------------------------------------------
     @property
@@ -252,7 +282,7 @@ class Game:
         w = Side.parse(winner) if isinstance(winner, str) else winner
         t = self.turn
         if t.used:
-            i, o = self.turns[-1].after if self.turns else self.geometry.opening()
+            i, o = self.turns[-1].after if self.turns else self._origin
             me, op = (i, o) if t.side == 0 else (o, i)
             self.turn = TurnState(self.variant, t.side, me, op)
         self.outcome = Outcome(w, Termination.DECISION, detail)
@@ -264,7 +294,7 @@ class Game:
         g = self.geometry
         side = SIDES[t.side]
         s = t.side
-        before = self.turns[-1].after if self.turns else g.opening()
+        before = self.turns[-1].after if self.turns else self._origin
         after = (t.me, t.op) if s == 0 else (t.op, t.me)
         passed = t.used == 0
         key = (after[0], after[1], 1 - s)
