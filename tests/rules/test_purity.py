@@ -1,0 +1,21 @@
+"""The cores stay pure: importing any of their modules must not import Django (design rule)."""
+
+import subprocess
+import sys
+
+CORES = ("play.rules", "registry.scoring", "registry.records", "talu_cli")
+
+
+def test_cores_import_without_django():
+    code = (
+        "import importlib, pkgutil, sys\n"
+        f"for name in {CORES!r}:\n"
+        "    pkg = importlib.import_module(name)\n"
+        "    for info in pkgutil.walk_packages(pkg.__path__, name + '.'):\n"
+        "        importlib.import_module(info.name)\n"
+        "bad = [m for m in sys.modules if m == 'django' or m.startswith('django.')]\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ""
