@@ -1,0 +1,13 @@
+from django import forms
+
+from play.models import VARIANTS, Challenge
+
+
+class ChallengeForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANTS, initial="standard")
+    rated = forms.TypedChoiceField(
+        choices=[("1", "rated"), ("0", "freeplay")], coerce=lambda v: v == "1", initial="1",
+        label="Kind")
+    side = forms.ChoiceField(choices=Challenge.SIDES, initial="random", label="Play as")
+    opponent = forms.CharField(required=False, max_length=150,
+                               help_text="A player's name, or empty for an open challenge.")

@@ -1,0 +1,455 @@
+"""The service layer of live play: every change to a game goes through here.
+
+Views and the websocket consumer stay thin; they call these functions (synchronously, from
+``database_sync_to_async`` in the consumer) and tests can call them directly.
+
+The server is authoritative. ``submit`` validates a player's step with the rules core and stores
+it as the next numbered ``GameEvent`` inside one transaction that holds the game row lock
+(``select_for_update``); a conditional version bump and the unique (game, version) constraint
+also serialise writers where row locks do not exist (SQLite). Only after the commit is anything
+broadcast. A step names the version it was made against: a stale one is answered, not applied;
+a step whose client ``seq`` was already stored is acknowledged again, never applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from play.models import Challenge, Game, GameEvent, Watcher
+from play.rules import Game as Engine
+from play.rules import GameOverError, IllegalStepError, Side, Step, StepFormatError, TaluError
+
+log = logging.getLogger(__name__)
+
+VARIANT_NAMES = ("standard", "grand-master", "dynamic")
+MAX_SEQ_LENGTH = 64
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a message a user can read."""
+
+
+# --- engines: the replay of the event log, cached per process ---------------------------------
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[int, tuple[int, Engine]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _take_cached(game: Game) -> Engine | None:
+    with _cache_lock:
+        hit = _cache.pop(game.pk, None)
+    if hit and hit[0] == game.version:
+        return hit[1]
+    return None
+
+
+def _put_cached(game: Game, engine: Engine) -> None:
+    with _cache_lock:
+        _cache[game.pk] = (game.version, engine)
+        _cache.move_to_end(game.pk)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def forget_engines() -> None:
+    """Drop every cached engine (tests, and a process that wants to prove replay works)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def apply_event(engine: Engine, kind: str, data: dict[str, Any]) -> None:
+    if kind == GameEvent.STEP:
+        engine.play(Step.from_dict(data))
+    elif kind == GameEvent.DECIDE:
+        engine.decide(data.get("winner"), data.get("detail") or "decision")
+    elif kind == GameEvent.WARN:
+        engine.warn(data["side"], data.get("reason") or "non-engagement")
+    else:  # pragma: no cover - only this module writes events
+        raise TaluError(f"unknown event kind {kind!r}")
+
+
+def replay(game: Game, upto: int | None = None) -> Engine:
+    """A rules-core game rebuilt from the event log (the turn in progress included)."""
+    engine = Engine(game.variant)
+    events = game.events.order_by("version")
+    if upto is not None:
+        events = events.filter(version__lte=upto)
+    for ev in events.only("kind", "data"):
+        apply_event(engine, ev.kind, ev.data)
+    return engine
+
+
+def engine_for(game: Game) -> Engine:
+    """The current engine of ``game`` (from the cache when it is at the game's version)."""
+    engine = _take_cached(game)
+    if engine is None:
+        engine = replay(game)
+    _put_cached(game, engine)
+    return engine
+
+
+# --- challenges and game creation -------------------------------------------------------------
+
+
+def open_challenge(user, variant: str = "standard", rated: bool = True, opponent: str = "",
+                   side: str = "random") -> Challenge:
+    if variant not in VARIANT_NAMES:
+        raise ServiceError(f"unknown variant {variant!r}")
+    if side not in ("random", "I", "O"):
+        raise ServiceError("side must be random, I or O")
+    opp = None
+    if opponent:
+        opp = get_user_model().objects.filter(username__iexact=opponent.strip()).first()
+        if opp is None:
+            raise ServiceError(f"there is no player called {opponent!r}")
+        if opp.pk == user.pk:
+            raise ServiceError("you cannot challenge yourself")
+    return Challenge.objects.create(creator=user, opponent=opp, variant=variant, rated=rated,
+                                    side=side)
+
+
+def cancel_challenge(user, challenge_id: int) -> None:
+    n = Challenge.objects.filter(pk=challenge_id, creator=user, status=Challenge.OPEN).update(
+        status=Challenge.CANCELLED)
+    if not n:
+        raise ServiceError("that challenge is no longer open")
+
+
+def open_challenges_for(user):
+    """Challenges ``user`` may accept: open ones by others, and those naming them."""
+    qs = Challenge.objects.filter(status=Challenge.OPEN).select_related("creator", "opponent")
+    if user.is_authenticated:
+        return qs.exclude(creator=user).filter(Q(opponent__isnull=True) | Q(opponent=user))
+    return qs.filter(opponent__isnull=True)
+
+
+def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) -> Game:
+    """Accept a challenge: sides by coin toss unless the challenger chose; the game starts."""
+    with transaction.atomic():
+        ch = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+        if ch is None or ch.status != Challenge.OPEN:
+            raise ServiceError("that challenge is no longer open")
+        if ch.creator_id == user.pk:
+            raise ServiceError("you cannot accept your own challenge")
+        if ch.opponent_id is not None and ch.opponent_id != user.pk:
+            raise ServiceError("that challenge is for another player")
+        side = ch.side
+        if side == "random":
+            side = (rng or random.SystemRandom()).choice(["I", "O"])
+        light, dark = (ch.creator, user) if side == "I" else (user, ch.creator)
+        game = start_game(light, dark, variant=ch.variant, rated=ch.rated)
+        ch.status = Challenge.ACCEPTED
+        ch.game = game
+        ch.save(update_fields=["status", "game"])
+    return game
+
+
+def start_game(player_i, player_o, variant: str = "standard", rated: bool = True) -> Game:
+    """Create a live game at version 0 and write its signed game entry (STGE)."""
+    from registry import services as registry
+
+    if variant not in VARIANT_NAMES:
+        raise ServiceError(f"unknown variant {variant!r}")
+    with transaction.atomic():
+        pi, po = registry.player_of(player_i), registry.player_of(player_o)
+        game = Game.objects.create(player_i=player_i, player_o=player_o, variant=variant,
+                                   rated=rated, rating_i=pi.rating, rating_o=po.rating)
+        registry.write_game_entry(game)
+    return game
+
+
+# --- submissions ------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    """What became of one message of a player (or of an arbiter)."""
+
+    ok: bool
+    code: str  # applied | duplicate | stale | illegal | not_your_turn | spectator | finished
+    #            | bad_step | busy
+    reason: str = ""
+    version: int = 0
+    seq: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    from_version: int = 0
+    state: dict[str, Any] | None = None
+    game: dict[str, Any] | None = None
+
+    def reply(self) -> dict[str, Any]:
+        """The message for the sender: an ack or a rejection."""
+        if self.ok:
+            msg = {"type": "ack", "seq": self.seq, "version": self.version}
+            if self.code == "duplicate":
+                msg["duplicate"] = True
+            return msg
+        return {"type": "rejected", "seq": self.seq, "code": self.code, "reason": self.reason,
+                "version": self.version}
+
+    def update(self) -> dict[str, Any] | None:
+        """The broadcast for everyone on the game, when something was applied."""
+        if not self.events:
+            return None
+        return {"type": "update", "from_version": self.from_version, "version": self.version,
+                "events": self.events, "state": self.state, "game": self.game}
+
+
+def _reject(code: str, reason: str, version: int, seq: str | None) -> Result:
+    return Result(ok=False, code=code, reason=reason, version=version, seq=seq)
+
+
+def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = None,
+           seq: Any = None) -> Result:
+    """Apply one player message: ``action`` is step, end, pass or resign.
+
+    Never raises for anything a client can send: every refusal is a ``Result`` with a code
+    and a reason. Database contention is answered with ``busy`` (resend).
+    """
+    if seq is not None and (not isinstance(seq, (str, int)) or isinstance(seq, bool)
+                            or len(str(seq)) > MAX_SEQ_LENGTH):
+        return _reject("bad_step", f"seq must be a string or number of at most "
+                       f"{MAX_SEQ_LENGTH} characters", 0, None)
+    seq = None if seq is None else str(seq)
+    try:
+        return _submit(game_uuid, user, action, step, version, seq)
+    except IntegrityError:
+        # Another writer took this version (or this seq) first: the client is behind.
+        game = Game.objects.filter(uuid=game_uuid).first()
+        forget_engines_for(game)
+        dup = _find_duplicate(game, user, seq) if game else None
+        if dup is not None:
+            return dup
+        return _reject("stale", "another step was applied first; resync and try again",
+                       game.version if game else 0, seq)
+    except DatabaseError:
+        log.exception("database error while applying a step")
+        game = Game.objects.filter(uuid=game_uuid).first()
+        forget_engines_for(game)
+        return _reject("busy", "the server is busy; send the step again",
+                       game.version if game else 0, seq)
+
+
+def forget_engines_for(game: Game | None) -> None:
+    if game is not None:
+        with _cache_lock:
+            _cache.pop(game.pk, None)
+
+
+def _find_duplicate(game: Game, user, seq: str | None) -> Result | None:
+    side = game.side_of(user)
+    if seq is None or side is None:
+        return None
+    ev = GameEvent.objects.filter(game=game, side=side, seq=seq).first()
+    if ev is None:
+        return None
+    return Result(ok=True, code="duplicate", version=ev.version, seq=seq)
+
+
+def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str | None) -> Result:
+    from registry import services as registry
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(uuid=game_uuid).first()
+        if game is None:
+            return _reject("not_found", "there is no such game", 0, seq)
+        side = game.side_of(user)
+        if side is None:
+            return _reject("spectator", "spectators cannot play steps", game.version, seq)
+        dup = _find_duplicate(game, user, seq)
+        if dup is not None:
+            return dup
+        if not game.is_live:
+            return _reject("finished", "the game is over", game.version, seq)
+        if action != "resign":
+            if isinstance(version, bool) or not isinstance(version, int):
+                return _reject("bad_step", "a step must name the game version it was made "
+                               "against ('version')", game.version, seq)
+            if version != game.version:
+                return _reject("stale", f"this step was made against version {version}; the "
+                               f"game is at version {game.version}", game.version, seq)
+        from_version = game.version
+        engine = _take_cached(game) or replay(game)
+        try:
+            new_events = _apply(game, engine, side, action, step_data, seq)
+        except (IllegalStepError, StepFormatError, GameOverError, TaluError) as err:
+            _put_cached(game, engine)  # the rules core changes nothing on a refused step
+            code = "bad_step" if isinstance(err, StepFormatError) else "illegal"
+            if isinstance(err, _NotYourTurn):
+                code = "not_your_turn"
+            return _reject(code, str(err), game.version, seq)
+        except Exception:
+            forget_engines_for(game)
+            raise
+        # Version check as well as the row lock: where locks are no-ops this fails cleanly.
+        new_version = new_events[-1].version
+        bumped = Game.objects.filter(pk=game.pk, version=from_version).update(version=new_version)
+        if bumped != 1:
+            raise IntegrityError("game version moved under us")
+        game.version = new_version
+        game.stgn = engine.stgn()
+        if engine.outcome is not None:
+            o = engine.outcome
+            game.status = Game.FINISHED
+            game.winner = o.winner.value if o.winner else "-"
+            game.reason = o.reason.value
+            game.detail = o.detail or ""
+            game.finished = timezone.now()
+        game.save(update_fields=["stgn", "status", "winner", "reason", "detail", "finished"])
+        if engine.outcome is not None:
+            registry.finish_game(game, engine)
+        state = engine.snapshot()
+        meta = game_meta(game)
+    _put_cached(game, engine)
+    return Result(ok=True, code="applied", version=game.version, seq=seq,
+                  events=[e.as_message() for e in new_events], from_version=from_version,
+                  state=state, game=meta)
+
+
+class _NotYourTurn(IllegalStepError):
+    pass
+
+
+def _apply(game: Game, engine: Engine, side: str, action: str, step_data: Any,
+           seq: str | None) -> list[GameEvent]:
+    """Apply the message to ``engine`` and write its events (and the arbiter's) to the log."""
+    version = game.version
+    events: list[GameEvent] = []
+
+    def add(kind: str, ev_side: str, data: dict, text: str, ev_seq: str | None) -> None:
+        nonlocal version
+        version += 1
+        events.append(GameEvent.objects.create(game=game, version=version, kind=kind,
+                                               side=ev_side, data=data, text=text, seq=ev_seq))
+
+    if action == "resign":
+        winner = Side(side).other.value
+        engine.decide(winner, f"{side} resigned")
+        add(GameEvent.DECIDE, side, {"winner": winner, "detail": f"{side} resigned"},
+            "resigns", seq)
+        return events
+
+    if engine.side_to_move is None:
+        raise GameOverError("the game is over")
+    if engine.side_to_move.value != side:
+        raise _NotYourTurn(f"it is {engine.side_to_move.value}'s turn, not yours")
+    if action == "step":
+        step = Step.from_dict(step_data)
+    elif action in ("end", "pass"):
+        step = Step(action)
+    else:  # pragma: no cover - the consumer only passes known actions
+        raise StepFormatError(f"unknown action {action!r}")
+    turns_before = len(engine.turns)
+    engine.play(step)
+    add(GameEvent.STEP, side, step.to_dict(), str(step), seq)
+    if len(engine.turns) > turns_before and engine.outcome is None and engine.flagged:
+        # The automatic arbiter policy of games outside events (R14, R34): when the game is
+        # flagged, warn both players; from then on their non-engaging turns count as passes.
+        for s in ("I", "O"):
+            if Side(s) not in engine.warned:
+                engine.warn(s, "non-engagement")
+                add(GameEvent.WARN, "", {"side": s, "reason": "non-engagement"}, f"warn {s}",
+                    None)
+    return events
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def game_meta(game: Game) -> dict[str, Any]:
+    """What a client shows besides the board: players, result, records, rating changes."""
+    from registry import services as registry
+
+    players = {}
+    for side, user, start in (("I", game.player_i, game.rating_i),
+                              ("O", game.player_o, game.rating_o)):
+        p = registry.player_of(user)
+        players[side] = {"name": user.get_username(), "player_id": p.player_id,
+                         "rating": p.rating, "rating_at_start": start,
+                         "stratum": p.stratum_code,
+                         "profile": reverse("profile", args=[p.player_id])}
+    meta: dict[str, Any] = {
+        "id": str(game.uuid),
+        "variant": game.variant,
+        "rated": game.rated,
+        "status": game.status,
+        "version": game.version,
+        "players": players,
+        "result": None,
+        "records": [],
+        "rating_changes": {},
+    }
+    if not game.is_live:
+        meta["result"] = {"winner": game.winner or None, "reason": game.reason,
+                          "detail": game.detail}
+        meta["records"] = registry.record_links(game)
+        meta["rating_changes"] = registry.rating_changes_of(game)
+    return meta
+
+
+def events_since(game: Game, version: int) -> list[dict[str, Any]]:
+    return [e.as_message() for e in game.events.filter(version__gt=version).order_by("version")]
+
+
+def sync(game_uuid, last_version: int | None = None) -> dict[str, Any] | None:
+    """The answer to a (re)connecting client: what it missed and the full current state.
+
+    With ``last_version`` the events after it (a client that saw a gap); without, none (a
+    fresh client draws from ``state``). The state includes the turn in progress.
+    """
+    game = Game.objects.filter(uuid=game_uuid).select_related("player_i", "player_o").first()
+    if game is None:
+        return None
+    if last_version is None or last_version < 0 or last_version > game.version:
+        from_version = game.version
+        events: list[dict[str, Any]] = []
+    else:
+        from_version = last_version
+        events = events_since(game, last_version)
+    engine = engine_for(game)
+    return {"type": "update", "from_version": from_version, "version": game.version,
+            "events": events, "state": engine.snapshot(), "game": game_meta(game)}
+
+
+def live_games(limit: int = 50):
+    return (Game.objects.filter(status=Game.LIVE).select_related("player_i", "player_o")
+            .order_by("-created")[:limit])
+
+
+# --- presence ---------------------------------------------------------------------------------
+
+
+def join(game_uuid, channel_name: str, user) -> tuple[Game | None, str | None, int]:
+    """Register an open socket; returns (game, the user's side or None, spectator count)."""
+    game = Game.objects.filter(uuid=game_uuid).first()
+    if game is None:
+        return None, None, 0
+    side = game.side_of(user)
+    Watcher.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"game": game, "role": "player" if side else "spectator"})
+    return game, side, spectator_count(game)
+
+
+def leave(channel_name: str) -> tuple[Game | None, int]:
+    w = Watcher.objects.filter(channel_name=channel_name).select_related("game").first()
+    if w is None:
+        return None, 0
+    game = w.game
+    w.delete()
+    return game, spectator_count(game)
+
+
+def spectator_count(game: Game) -> int:
+    return Watcher.objects.filter(game=game, role="spectator").count()

@@ -1,0 +1,149 @@
+"""The registry: affiliated bodies, registered players, rating changes and game records.
+
+Every site account is a registered player (R26): an 18-character upper-case alphanumeric id,
+stratum S1, rating 250. Ratings only change through ``RatingChange`` rows written when a rated
+game ends (``registry.services.rate_game``); the row keeps every intermediate figure so the
+change can be explained, and the chronological list of them is the rating history (R30).
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+
+from django.conf import settings
+from django.db import models
+
+PLAYER_ID_ALPHABET = string.ascii_uppercase + string.digits
+PLAYER_ID_LENGTH = 18
+
+STRATUM_BASE = {1: 250, 2: 500, 3: 1000}
+PROMOTION_LIMIT = {1: 440, 2: 875}
+# Sub-strata (book 6.2.1, R26): (stratum, name, start); "gamma" also below the base.
+SUB_STRATA = {
+    1: ((250, "gamma"), (345, "beta"), (440, "alpha")),
+    2: ((500, "gamma"), (690, "beta"), (880, "alpha")),
+    3: ((1000, "gamma"), (1375, "beta"), (1750, "alpha"), (2000, "elite")),
+}
+
+
+def new_player_id() -> str:
+    return "".join(secrets.choice(PLAYER_ID_ALPHABET) for _ in range(PLAYER_ID_LENGTH))
+
+
+def sub_stratum(stratum: int, rating: int) -> str:
+    """gamma / beta / alpha (S3 also "elite" from 2000); a rating below the base is gamma."""
+    name = "gamma"
+    for start, label in SUB_STRATA[stratum]:
+        if rating >= start:
+            name = label
+    return name
+
+
+class AffiliatedBody(models.Model):
+    """A certified affiliated body (book 5.3.5): it signs the records of the games it hosts.
+
+    The site itself is one (``settings.TALU_REGISTRAR_ID``); its key lives in the keyring.
+    """
+
+    registrar_id = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    stratum = models.PositiveSmallIntegerField(default=1)
+    key_id = models.CharField(max_length=20, blank=True)
+    public_key = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "affiliated bodies"
+
+    def __str__(self) -> str:
+        return f"{self.registrar_id} ({self.name})"
+
+
+class Player(models.Model):
+    """The registered player behind a site account (R26)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+    )
+    player_id = models.CharField(max_length=PLAYER_ID_LENGTH, unique=True, default=new_player_id)
+    stratum = models.PositiveSmallIntegerField(default=1)
+    rating = models.IntegerField(default=250)
+    body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.SET_NULL)
+    # Statistics of the current stratum (reset on promotion, R26); history stays in RatingChange.
+    stratum_games = models.PositiveIntegerField(default=0)
+    stratum_wins = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["stratum", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.player_id})"
+
+    @property
+    def name(self) -> str:
+        return self.user.get_username()
+
+    @property
+    def stratum_code(self) -> str:
+        return f"S{self.stratum}"
+
+    @property
+    def sub_stratum(self) -> str:
+        return sub_stratum(self.stratum, self.rating)
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one rated game, with the figures that explain it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    side = models.CharField(max_length=1)
+    model = models.CharField(max_length=2)  # S1 / S2 / S3 (SX: each player's own stratum, R25)
+    stratum = models.PositiveSmallIntegerField()
+    old_rating = models.IntegerField()
+    new_rating = models.IntegerField()  # after the model, before any promotion
+    rating_after = models.IntegerField()  # what the player holds after this game (promotion base)
+    won = models.BooleanField()
+    promoted_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    figures = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_change_per_game")
+        ]
+        indexes = [models.Index(fields=["player", "created"])]
+        ordering = ["created", "id"]
+
+    @property
+    def delta(self) -> int:
+        return self.new_rating - self.old_rating
+
+
+class GameRecord(models.Model):
+    """A record file of a game: the STGE, each STSE and the STDGS (book 6.5.2, R31-R35)."""
+
+    STGE, STSE, STDGS, STGN = "STGE", "STSE", "STDGS", "STGN"
+    KINDS = [(k, k) for k in (STGE, STSE, STDGS, STGN)]
+
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="records")
+    kind = models.CharField(max_length=5, choices=KINDS)
+    session = models.PositiveIntegerField(default=0)  # 0 for STGE / STDGS / STGN
+    content = models.TextField()
+    hash = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "session"], name="one_record_per_kind")
+        ]
+
+    @property
+    def filename(self) -> str:
+        ext = {"STGN": "stgn", "STGE": "stge.yaml", "STSE": "stse.yaml", "STDGS": "stdgs.yaml"}
+        stem = str(self.game.uuid)
+        if self.kind == self.STSE:
+            stem += f"-s{self.session}"
+        return f"{stem}.{ext[self.kind]}"

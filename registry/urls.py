@@ -1,0 +1,11 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from registry import views
+
+urlpatterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("players/<str:player_id>/", views.profile, name="profile"),
+]

@@ -1,0 +1,225 @@
+"""Settings of the talu play server, read from the environment with django-environ.
+
+Embedded defaults (nothing to install): SQLite in ``./var/`` and Channels' in-memory layer.
+Real services when set: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (channels-redis).
+Bad values fail loudly at start-up with ``ImproperlyConfigured`` rather than being guessed at.
+
+Variables (all optional on a developer machine):
+
+``DEBUG``                 true/false (default true: the embedded developer set-up)
+``SECRET_KEY``            required when DEBUG is false
+``ALLOWED_HOSTS``         comma-separated; required when DEBUG is false
+``CSRF_TRUSTED_ORIGINS``  comma-separated origins (https://play.example.org)
+``DATABASE_URL``          e.g. postgres://user@host:5432/talu (default sqlite:///var/talu.sqlite3)
+``REDIS_URL``             e.g. redis://127.0.0.1:6379/0 (default: in-memory channel layer)
+``TALU_KEYRING``          GnuPG home holding the site's affiliated-body key (default var/keyring)
+``TALU_REGISTRAR_ID``     the site's affiliated-body registrar id (default TALU-SITE-01)
+``TALU_BODY_NAME``        its display name
+``TALU_PLACE``            the session place written in session entries (default "talu play server")
+``TALU_WS_MAX_MESSAGE``   largest websocket message accepted, in bytes (default 4096)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A strict boolean: anything but the usual spellings is an error, not False."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true or false)")
+
+
+def env_int(name: str, default: int, minimum: int = 1) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum}")
+    return value
+
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+    SECRET_KEY = "django-insecure-talu-development-only-key-never-use-in-production"
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
+if not ALLOWED_HOSTS:
+    if not DEBUG:
+        raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is false")
+    ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "drf_spectacular",
+    "registry",
+    "play",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "talu_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "talu_site.wsgi.application"
+ASGI_APPLICATION = "talu_site.asgi.application"
+
+# --- database ---------------------------------------------------------------------------------
+_default_sqlite = f"sqlite:///{VAR_DIR / 'talu.sqlite3'}"
+try:
+    DATABASES = {"default": env.db("DATABASE_URL", default=_default_sqlite)}
+except (ImproperlyConfigured, KeyError, ValueError) as exc:  # unknown scheme, bad URL
+    raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+_engine = DATABASES["default"].get("ENGINE", "")
+if _engine not in ("django.db.backends.sqlite3", "django.db.backends.postgresql"):
+    raise ImproperlyConfigured(
+        f"DATABASE_URL selects {_engine or 'no engine'}; use postgres://... or sqlite:///..."
+    )
+if _engine == "django.db.backends.sqlite3":
+    _name = str(DATABASES["default"]["NAME"])
+    if _name != ":memory:":
+        Path(_name).parent.mkdir(parents=True, exist_ok=True)
+    # Writers of one game are serialised by a unique (game, version) constraint as well as
+    # the row lock, so SQLite's single writer only has to wait, never to fail.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TALU_TEST_DB_NAME") or None}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if os.environ.get("TALU_TEST_DB_NAME"):
+        DATABASES["default"]["TEST"] = {"NAME": os.environ["TALU_TEST_DB_NAME"]}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- channel layer ----------------------------------------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis:// or rediss://")
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("TALU_CHANNEL_PREFIX", "talu"),
+                "capacity": env_int("TALU_CHANNEL_CAPACITY", 500),
+                "expiry": env_int("TALU_CHANNEL_EXPIRY", 60),
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- auth -------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "lobby"
+LOGOUT_REDIRECT_URL = "lobby"
+
+# --- i18n, static -----------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Whitenoise serves static files under daphne too; finders make collectstatic optional.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- security (production) --------------------------------------------------------------------
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+
+# --- REST framework ---------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+SPECTACULAR_SETTINGS = {"TITLE": "talu play server API", "VERSION": "0.1.0"}
+
+# --- talu -------------------------------------------------------------------------------------
+TALU_KEYRING = Path(os.environ.get("TALU_KEYRING") or VAR_DIR / "keyring")
+TALU_REGISTRAR_ID = os.environ.get("TALU_REGISTRAR_ID", "TALU-SITE-01")
+TALU_BODY_NAME = os.environ.get("TALU_BODY_NAME", "talu play server")
+TALU_PLACE = os.environ.get("TALU_PLACE", "talu play server (online)")
+TALU_WS_MAX_MESSAGE = env_int("TALU_WS_MAX_MESSAGE", 4096, minimum=256)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.channels.server": {"level": "WARNING"}},
+}

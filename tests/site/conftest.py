@@ -1,0 +1,60 @@
+"""Site tests: Django is configured here only, so the pure-core tests need no Django.
+
+The same tests run on the embedded defaults (SQLite, in-memory channel layer) and, from
+``test_services_stack.py``, again in a child pytest with ``DATABASE_URL`` and ``REDIS_URL`` set
+(``TALU_TEST_STACK=services``).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
+# One throw-away keyring per test session: the site's signing key is made there once.
+os.environ.setdefault("TALU_KEYRING", tempfile.mkdtemp(prefix="talu-test-keyring-"))
+
+import django
+import pytest
+
+# pytest-django sets Django up when the session starts, after collection; test modules here
+# import models at collection time, so set it up now (django.setup is idempotent).
+django.setup()
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(name: str):
+        return django_user_model.objects.create_user(username=name, password="pw-" + name + "-x1")
+
+    return make
+
+
+@pytest.fixture
+def players(make_user):
+    """Three accounts: alice plays I, bob plays O, carol watches."""
+    return make_user("alice"), make_user("bob"), make_user("carol")
+
+
+@pytest.fixture
+def game(players):
+    from play import services
+
+    alice, bob, _ = players
+    services.forget_engines()
+    return services.start_game(alice, bob, variant="standard", rated=True)
+
+
+@pytest.fixture
+def cookies():
+    """The session cookie of a logged-in user, as a websocket handshake header."""
+    from django.test import Client
+
+    def cookie_for(user) -> bytes:
+        if user is None:
+            return b""
+        c = Client()
+        c.force_login(user)
+        return f"sessionid={c.cookies['sessionid'].value}".encode()
+
+    return cookie_for
