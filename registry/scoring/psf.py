@@ -1,0 +1,41 @@
+"""The performance safety floor (book 6.3.5.7, R27).
+
+An S3 player facing a much weaker opponent carries an Ec near 2 and can lose rating even after
+a strong game. The PSF is the lowest opponent rating at which a player performing exactly at
+their assumed NPc (aNPc) keeps their rating (APc = 1, i.e. NPc = Ec): matchmaking shows it so
+players can avoid pairings that can only cost them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+#: R27: aNPc defaults to the geometric mean of the NPc of the last 10 rated S3 games.
+ANPC_WINDOW = 10
+
+
+def default_anpc(npcs: Sequence[float]) -> float:
+    """R27: geometric mean of the last :data:`ANPC_WINDOW` NPc values (oldest first), or 1.0
+    with none (a player with no S3 record is assumed to perform as expected of equals)."""
+    recent = list(npcs)[-ANPC_WINDOW:]
+    if not recent:
+        return 1.0
+    if any(v <= 0 for v in recent):
+        raise ValueError("NPc values are always positive (R23's +1)")
+    return math.exp(math.fsum(math.log(v) for v in recent) / len(recent))
+
+
+def performance_safety_floor(
+    rating: int, anpc: float | None = None, *, recent_npcs: Sequence[float] = ()
+) -> float:
+    """R27: PSF = R1 x (2 / aNPc - 1), the opponent rating at which APc = 1.
+
+    ``anpc`` is the player's own setting; without it the R27 default from ``recent_npcs`` is
+    used. NPc is always in (0, 2), so aNPc must be too (at 2 the floor would be 0: no pairing
+    could cost rating). The result is unrounded; the book shows it as "~1375".
+    """
+    value = default_anpc(recent_npcs) if anpc is None else anpc
+    if not 0 < value <= 2:
+        raise ValueError(f"aNPc must be in (0, 2], not {value}")
+    return rating * (2.0 / value - 1.0)
