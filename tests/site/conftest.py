@@ -58,3 +58,14 @@ def cookies():
         return f"sessionid={c.cookies['sessionid'].value}".encode()
 
     return cookie_for
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel-layer instance per test: a Redis layer's locks belong to one event loop,
+    and pytest-asyncio gives every test its own loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -1,0 +1,57 @@
+"""Settings: embedded defaults without configuration, real services when set, loud failures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = ("import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.DATABASES['default']['ENGINE'], "
+        "s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG]))")
+
+
+def run(**env_over: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
+    env.update(env_over, DJANGO_SETTINGS_MODULE="talu_site.settings")
+    return subprocess.run([sys.executable, "-c", CODE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_embedded_defaults():
+    out = run()
+    assert out.returncode == 0, out.stderr
+    assert "sqlite3" in out.stdout and "InMemoryChannelLayer" in out.stdout
+
+
+def test_real_services_when_set():
+    out = run(DATABASE_URL="postgres://u@db:5432/talu", REDIS_URL="redis://cache:6379/0")
+    assert out.returncode == 0, out.stderr
+    assert "postgresql" in out.stdout and "RedisChannelLayer" in out.stdout
+
+
+@pytest.mark.parametrize("env, needle", [
+    ({"DEBUG": "maybe"}, "DEBUG"),
+    ({"DEBUG": "false"}, "SECRET_KEY"),
+    ({"DEBUG": "false", "SECRET_KEY": "x" * 50}, "ALLOWED_HOSTS"),
+    ({"DATABASE_URL": "mysql-ish://nowhere"}, "DATABASE_URL"),
+    ({"REDIS_URL": "localhost:6379"}, "REDIS_URL"),
+    ({"TALU_WS_MAX_MESSAGE": "lots"}, "TALU_WS_MAX_MESSAGE"),
+])
+def test_bad_values_fail_loudly(env, needle):
+    out = run(**env)
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and needle in out.stderr
+
+
+def test_this_run_uses_the_stack_it_was_asked_for(settings):
+    child = os.environ.get("TALU_TEST_STACK") == "services"
+    if child or os.environ.get("DATABASE_URL"):
+        pytest.skip("run on configured services")
+    assert settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer")
