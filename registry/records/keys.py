@@ -1,0 +1,236 @@
+"""OpenPGP keyrings and the affiliated body's key (R33).
+
+A *keyring* is a GnuPG home directory. Its location is configuration: the ``--keyring`` option
+of the ``talu`` command, else the environment variable ``TALU_KEYRING``, else ``./var/keyring``
+(:func:`default_keyring`); the Django side passes its own setting to the same functions.
+
+The site's own affiliated-body key is created without a passphrase (``%no-protection``): the
+server signs unattended, so a passphrase would have to be stored next to the key anyway, and
+the protection of that key is the protection of the keyring directory (mode 0700). Every gpg
+call runs with ``--batch`` and ``--pinentry-mode loopback`` so nothing ever prompts. Keys are
+ed25519 (fast to make, small signatures, verified by every GnuPG since 2.1); ``rsa3072`` is
+available for verifiers stuck on older OpenPGP software.
+
+The key of an affiliated body carries its registrar id in the user id comment,
+``Name (talu-registrar:GTF-HU-SZEGED-01) <email>``. That is how :func:`find_body_key` finds the
+key to sign with, and how verification notices a body key signing in another body's name.
+
+The OpenPGP implementation is stock GnuPG driven through ``python-gnupg``; see
+:mod:`registry.records.signing` for why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import gnupg
+
+ENV_VAR = "TALU_KEYRING"
+DEFAULT_KEYRING = Path("var") / "keyring"
+REGISTRAR_MARK = "talu-registrar:"
+ALGORITHMS = ("ed25519", "rsa3072")
+GPG_OPTIONS = ["--pinentry-mode", "loopback", "--no-auto-key-retrieve", "--no-greeting"]
+
+REGISTRAR_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+EMAIL_RE = re.compile(r"^[^@\s<>()\x00-\x1f]+@[^@\s<>()\x00-\x1f]+$")
+FINGERPRINT_RE = re.compile(r"^[0-9A-Fa-f]{40}$|^[0-9A-Fa-f]{64}$")
+_UID_MARK_RE = re.compile(r"\(" + re.escape(REGISTRAR_MARK) + r"([^)]*)\)")
+
+
+class KeyringError(Exception):
+    """A keyring or key problem, in words (missing keyring, unknown key, gpg failure)."""
+
+
+def default_keyring() -> Path:
+    """``$TALU_KEYRING`` when set and not empty, else ``./var/keyring``."""
+    value = os.environ.get(ENV_VAR, "").strip()
+    return Path(value) if value else DEFAULT_KEYRING
+
+
+def key_id_of(fingerprint: str) -> str:
+    """R33 ``key_id``: ``"0x"`` + the last 8 hex digits of the fingerprint, upper-case."""
+    return "0x" + fingerprint[-8:].upper()
+
+
+def registrar_of(uid: str) -> str | None:
+    """The registrar id marked in a user id, or None."""
+    m = _UID_MARK_RE.search(uid)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """A key in a keyring: primary fingerprint, user ids, creation time (unix seconds)."""
+
+    fingerprint: str
+    uids: tuple[str, ...] = ()
+    created: int = 0
+    subkey_fingerprints: tuple[str, ...] = ()
+
+    @property
+    def key_id(self) -> str:
+        return key_id_of(self.fingerprint)
+
+    @property
+    def registrars(self) -> tuple[str, ...]:
+        return tuple(r for r in (registrar_of(u) for u in self.uids) if r)
+
+    def matches_key_id(self, key_id: str) -> bool:
+        """True when ``key_id`` names the primary key or one of its subkeys."""
+        fprs = (self.fingerprint, *self.subkey_fingerprints)
+        return any(key_id_of(f) == key_id for f in fprs)
+
+
+class Keyring:
+    """A GnuPG home directory, used through python-gnupg in batch mode."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = False) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir():
+            if not create:
+                raise KeyringError(
+                    f"keyring {self.path} not found (give --keyring DIR or set {ENV_VAR})"
+                )
+            self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            self.gpg = gnupg.GPG(gnupghome=str(self.path), options=list(GPG_OPTIONS))
+        except (OSError, ValueError) as exc:
+            raise KeyringError(f"cannot use gpg with keyring {self.path}: {exc}") from None
+
+    def keys(self, *, secret: bool = False) -> list[KeyInfo]:
+        out = []
+        for k in self.gpg.list_keys(secret=secret):
+            created = int(k.get("date") or 0)
+            subs = tuple(fp for fp in (s[2] if len(s) > 2 else None for s in k.get("subkeys", []))
+                         if fp)
+            out.append(KeyInfo(k["fingerprint"], tuple(k.get("uids", ())), created, subs))
+        return out
+
+    def find(self, key: str, *, secret: bool = False) -> KeyInfo:
+        """The key named by a fingerprint or an R33 key_id ("0x1234ABCD")."""
+        wanted = key.strip()
+        for info in self.keys(secret=secret):
+            if FINGERPRINT_RE.match(wanted):
+                if wanted.upper() in (info.fingerprint.upper(),
+                                      *(f.upper() for f in info.subkey_fingerprints)):
+                    return info
+            elif info.matches_key_id(wanted.upper().replace("0X", "0x", 1)):
+                return info
+        kind = "secret key" if secret else "key"
+        raise KeyringError(f"no {kind} {key} in keyring {self.path}")
+
+
+def _check_text(value: str, what: str, forbidden: str = "<>()") -> str:
+    value = value.strip()
+    if not value:
+        raise KeyringError(f"{what} must not be empty")
+    if any(ord(ch) < 32 or ch in forbidden for ch in value):
+        raise KeyringError(f"{what} must be one line without any of {forbidden}")
+    return value
+
+
+def create_key(
+    keyring: str | os.PathLike[str] | Keyring,
+    *,
+    name: str,
+    email: str | None = None,
+    comment: str | None = None,
+    algorithm: str = "ed25519",
+) -> KeyInfo:
+    """Create a signing key without passphrase in ``keyring`` (created when missing)."""
+    ring = keyring if isinstance(keyring, Keyring) else Keyring(keyring, create=True)
+    name = _check_text(name, "name")
+    lines = []
+    if algorithm == "ed25519":
+        lines += ["Key-Type: eddsa", "Key-Curve: ed25519"]
+    elif algorithm == "rsa3072":
+        lines += ["Key-Type: RSA", "Key-Length: 3072"]
+    else:
+        raise KeyringError(f"unknown key algorithm {algorithm!r} (use {', '.join(ALGORITHMS)})")
+    lines += ["Key-Usage: sign", f"Name-Real: {name}"]
+    if comment:
+        lines.append(f"Name-Comment: {_check_text(comment, 'comment')}")
+    if email:
+        email = email.strip()
+        if not EMAIL_RE.match(email):
+            raise KeyringError(f"not an e-mail address: {email!r}")
+        lines.append(f"Name-Email: {email}")
+    lines += ["Expire-Date: 0", "%no-protection", "%commit", ""]
+    result = ring.gpg.gen_key("\n".join(lines))
+    fingerprint = getattr(result, "fingerprint", None)
+    if not fingerprint:
+        detail = (result.stderr or "").strip().splitlines()[-1:] or ["no detail"]
+        raise KeyringError(f"gpg could not create the key: {detail[0]}")
+    return ring.find(fingerprint, secret=True)
+
+
+def find_body_key(keyring: str | os.PathLike[str] | Keyring, registrar_id: str) -> KeyInfo:
+    """The newest secret key of affiliated body ``registrar_id`` in ``keyring``."""
+    ring = keyring if isinstance(keyring, Keyring) else Keyring(keyring)
+    found = [k for k in ring.keys(secret=True) if registrar_id in k.registrars]
+    if not found:
+        raise KeyringError(f"no key for registrar {registrar_id} in keyring {ring.path}")
+    return max(found, key=lambda k: k.created)
+
+
+def create_body_key(
+    keyring: str | os.PathLike[str],
+    *,
+    registrar_id: str,
+    name: str,
+    email: str | None = None,
+    algorithm: str = "ed25519",
+) -> KeyInfo:
+    """Create the signing key of affiliated body ``registrar_id`` (the CLI's ``talu keygen``).
+
+    Refuses when the keyring already holds a key for that registrar (key rotation is a
+    deliberate act: remove or revoke the old key first). Returns the new key; its ``key_id``
+    is what goes into ``tail.signatures.affiliated_body.key_id``.
+    """
+    registrar_id = registrar_id.strip()
+    if not REGISTRAR_RE.match(registrar_id):
+        raise KeyringError(
+            f"registrar id {registrar_id!r}: use letters, digits, '.', '_' and '-' "
+            "(at most 64, e.g. GTF-HU-SZEGED-01)"
+        )
+    ring = Keyring(keyring, create=True)
+    try:
+        existing = find_body_key(ring, registrar_id)
+    except KeyringError:
+        existing = None
+    if existing is not None:
+        raise KeyringError(
+            f"keyring {ring.path} already has key {existing.key_id} for registrar {registrar_id}"
+        )
+    return create_key(ring, name=name, email=email, comment=f"{REGISTRAR_MARK}{registrar_id}",
+                      algorithm=algorithm)
+
+
+def export_public_key(keyring: str | os.PathLike[str] | Keyring, key: str) -> str:
+    """The ASCII-armored public key, for other verifiers' keyrings."""
+    ring = keyring if isinstance(keyring, Keyring) else Keyring(keyring)
+    info = ring.find(key)
+    return str(ring.gpg.export_keys(info.fingerprint))
+
+
+def import_public_keys(keyring: str | os.PathLike[str] | Keyring, armored: str) -> list[str]:
+    """Import public keys (e.g. a club's or a player's) into ``keyring``; their fingerprints."""
+    ring = keyring if isinstance(keyring, Keyring) else Keyring(keyring, create=True)
+    result = ring.gpg.import_keys(armored)
+    if not result.fingerprints:
+        raise KeyringError("no key could be imported")
+    return list(dict.fromkeys(result.fingerprints))
+
+
+def stop_agent(keyring: str | os.PathLike[str]) -> None:
+    """Stop the gpg-agent that signing started for this keyring (tests, short-lived homes)."""
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            ["gpgconf", "--homedir", str(keyring), "--kill", "gpg-agent"],
+            check=False, capture_output=True, timeout=30,
+        )
