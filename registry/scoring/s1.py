@@ -8,14 +8,12 @@ half-up of a loser's half point (R24).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from registry.scoring.categories import (
     CategoryCounts,
     category_counts,
     rounds_of,
 )
-from registry.scoring.rounding import round_half_up
 from registry.scoring.tally import Tally
 
 # R21 weights, book 6.3.3.2.
@@ -65,7 +63,8 @@ def s1_new_rating(old: int, points: int, won: bool) -> int:
     """
     if won:
         return old + points
-    return max(0, round_half_up(old - Fraction(points, 2)))
+    # round_half_up(old - points/2) in integers: floor((2 old - points + 1) / 2)
+    return max(0, (2 * old - points + 1) // 2)
 
 
 @dataclass(frozen=True, slots=True)

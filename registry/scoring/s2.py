@@ -19,7 +19,6 @@ from registry.scoring.categories import (
     rounds_of,
     speed_ratio,
 )
-from registry.scoring.rounding import round_half_up
 from registry.scoring.tally import Tally
 
 #: The seven ratios averaged into Pc, in report order (book 6.3.4.3.3).
@@ -60,8 +59,13 @@ def performance_coefficient(ratios: dict[str, Fraction | None]) -> Fraction:
 
 
 def s2_new_rating(old: int, pc: Fraction) -> int:
-    """R22 new = old x Pc, rounded half up once (R24)."""
-    return round_half_up(old * pc)
+    """R22 new = old x Pc, rounded half up once (R24).
+
+    Integer form of round_half_up(old x Pc): floor((2 old num + den) / (2 den)), which keeps
+    the cascade free of Fraction arithmetic.
+    """
+    num, den = pc.numerator, pc.denominator
+    return (2 * old * num + den) // (2 * den)
 
 
 @dataclass(frozen=True, slots=True)

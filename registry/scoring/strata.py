@@ -105,7 +105,9 @@ def is_promotion_due(number: int, games: int, wins: int, rating: int) -> bool:
     limit = stratum(number).promotion_limit
     if limit is None:  # S3: nowhere to go
         return False
-    return games >= MIN_GAMES and wins >= MIN_WIN_SHARE * games and rating > limit
+    # wins / games >= 3/4 in integers: 4 wins >= 3 games
+    share_ok = wins * MIN_WIN_SHARE.denominator >= games * MIN_WIN_SHARE.numerator
+    return games >= MIN_GAMES and share_ok and rating > limit
 
 
 def promoted_base(number: int) -> int:

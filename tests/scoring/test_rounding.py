@@ -5,13 +5,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from registry.scoring.rounding import (
     round_half_up,
     round_half_up_float_checked,
     round_half_up_to,
 )
-from registry.scoring.s1 import score_s1
+from registry.scoring.s1 import s1_new_rating, score_s1
+from registry.scoring.s2 import s2_new_rating
 
 from .helpers import make_tally
 
@@ -52,3 +55,16 @@ def test_float_rounding_consults_exact_comparison_only_near_a_half():
     assert calls == [Fraction(21, 2)]
     assert round_half_up_float_checked(10.5000000000001, lambda h: -1) == 10
     assert round_half_up_float_checked(10.4999999999999, lambda h: 1) == 11
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 5000), st.integers(0, 400), st.booleans())
+def test_s1_integer_rounding_is_r24_half_up(old, points, won):
+    expected = old + points if won else max(0, round_half_up(old - Fraction(points, 2)))
+    assert s1_new_rating(old, points, won) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 5000), st.fractions(min_value=0, max_value=2, max_denominator=10_000))
+def test_s2_integer_rounding_is_r24_half_up(old, pc):
+    assert s2_new_rating(old, pc) == round_half_up(old * pc)
