@@ -2,10 +2,11 @@
 
 The site needs four things from the records core: the site's affiliated-body key in
 ``settings.TALU_KEYRING``, a signed game entry (STGE) at game start, a signed session entry
-(STSE) at session end, and the digital game slip (STDGS). When the records core provides them
-this module delegates to it; until then it builds them itself by R31-R35 (YAML documents, the
-SHA-256 of the RFC 8785 canonical JSON without the tail, a detached OpenPGP signature by the
-site's key) so the site works and ``talu verify`` can check what it writes.
+(STSE) at session end, and the digital game slip (STDGS). This module delegates to the records
+core (``builders.build_game_entry`` / ``next_session_entry`` / ``seal``, ``slip.slip_yaml``,
+``keys.create_body_key``). The fallback below it (R31-R35 by hand: YAML, SHA-256 of the RFC 8785
+JSON without the tail, a detached OpenPGP signature) only runs where the core cannot be imported
+and is to be deleted once the core is committed.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def site_key() -> SiteKey:
     with _key_lock:
         if home in _site_key:
             return _site_key[home]
+        if _records is not None:
+            key = _core_site_key(home)
+            _site_key[home] = key
+            return key
         fpr = _fingerprint()
         if fpr is None:
             uid = f"{settings.TALU_BODY_NAME} <{settings.TALU_REGISTRAR_ID.lower()}@talu.invalid>"
@@ -103,9 +108,11 @@ def dump(doc: dict[str, Any]) -> str:
 
 def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tuple[str, str]:
     """The signed STGE (book 6.5.2.1, R31): (YAML text, hash)."""
-    core = _core("build_game_entry")
-    if core:
-        return core(game_id=game_id, variant=variant, players=players, created=created)
+    if _records is not None:
+        doc = _records.builders.build_game_entry(players=players, variant=variant,
+                                                 game_id=game_id, created=created)
+        doc = _records.builders.seal(doc, body=_signer())
+        return _records.yamlio.dump_yaml(doc), doc["tail"]["hash"]
     doc: dict[str, Any] = {
         "meta": {"format": "STGE", "format_version": FORMAT_VERSION, "created": created},
         "game": {"id": game_id, "type": variant, "ruleset_version": RULESET_VERSION,
@@ -117,14 +124,16 @@ def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tu
     return dump(doc), digest
 
 
-def session_entry(*, game_id: str, session_id: int, previous_hash: str, place: str, start: int,
-                  turns: list[str], board: dict[str, list[str]],
+def session_entry(*, game_entry_text: str, game_id: str, session_id: int, previous_hash: str,
+                  place: str, start: int, turns: list[str], board: dict[str, list[str]],
                   arbiter: list[dict]) -> tuple[str, str]:
-    """The signed STSE (book 6.5.2.2, R31, R34): (YAML text, hash)."""
-    core = _core("build_session_entry")
-    if core:
-        return core(game_id=game_id, session_id=session_id, previous_hash=previous_hash,
-                    place=place, start=start, turns=turns, board=board, arbiter=arbiter)
+    """The signed STSE (book 6.5.2.2, R31, R34): (YAML text, hash). One sitting per live game."""
+    if _records is not None:
+        entry = _records.yamlio.load_yaml(game_entry_text)
+        doc = _records.builders.next_session_entry(entry, [], place=place, time=start,
+                                                   turns=turns, board=board, arbiter=arbiter)
+        doc = _records.builders.seal(doc, body=_signer())
+        return _records.yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"]
     session: dict[str, Any] = {
         "id": session_id,
         "meta": {"format": "STSE", "format_version": FORMAT_VERSION, "created": int(time.time()),
@@ -143,9 +152,9 @@ def session_entry(*, game_id: str, session_id: int, previous_hash: str, place: s
 
 def slip(game_entry_text: str, session_texts: list[str], engine) -> str:
     """The STDGS (R35): game entry + sessions + the generated tally."""
-    core = _core("build_slip")
-    if core:
-        return core(game_entry_text, session_texts)
+    if _records is not None:
+        load = _records.yamlio.load_yaml
+        return _records.slip.slip_yaml(load(game_entry_text), [load(t) for t in session_texts])
     from registry.scoring.tally import tally_game
 
     stge = yaml.safe_load(game_entry_text)
@@ -162,10 +171,33 @@ def slip(game_entry_text: str, session_texts: list[str], engine) -> str:
     return dump(doc)
 
 
-def _core(name: str):
-    """The records core's function ``name`` once it exists (see module docstring)."""
+def _load_core():
+    """The records core's modules, or None while it is not there (see module docstring)."""
     try:
-        from registry import records
-    except ImportError:  # pragma: no cover
+        from types import SimpleNamespace
+
+        from registry.records import builders, keys, signing, slip, yamlio
+    except ImportError:  # pragma: no cover - the core is part of the project
         return None
-    return getattr(records, f"site_{name}", None)
+    return SimpleNamespace(builders=builders, keys=keys, signing=signing, slip=slip,
+                           yamlio=yamlio)
+
+
+_records = _load_core()
+
+
+def _core_site_key(home: str) -> SiteKey:
+    keys = _records.keys
+    ring = keys.Keyring(home, create=True)
+    try:
+        info = keys.find_body_key(ring, settings.TALU_REGISTRAR_ID)
+    except keys.KeyringError:
+        info = keys.create_body_key(home, registrar_id=settings.TALU_REGISTRAR_ID,
+                                    name=settings.TALU_BODY_NAME)
+    return SiteKey(info.fingerprint, info.key_id, keys.export_public_key(ring, info.fingerprint))
+
+
+def _signer():
+    key = site_key()
+    return _records.signing.Signer(str(settings.TALU_KEYRING), key.fingerprint,
+                                   registrar_id=settings.TALU_REGISTRAR_ID)

@@ -83,7 +83,7 @@ def finish_game(game, engine) -> None:
     board = engine.board()
     arbiter = [d.to_dict() for d in engine.arbiter]
     stse_text, stse_hash = recordkeeping.session_entry(
-        game_id=str(game.uuid), session_id=1, previous_hash=stge.hash,
+        game_entry_text=stge.content, game_id=str(game.uuid), session_id=1, previous_hash=stge.hash,
         place=settings.TALU_PLACE, start=int(game.created.timestamp()),
         turns=engine.stgn_lines(), board=board, arbiter=arbiter,
     )

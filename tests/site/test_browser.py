@@ -1,0 +1,216 @@
+"""Two players sign up, challenge, accept and play a game to a result in real headless
+Chromium while a third browser watches step by step; the downloaded records verify with
+``talu verify``.
+
+The site runs under daphne in a child process on the embedded defaults (a fresh SQLite file and
+keyring in a temporary directory). The browser is Debian's chromium (``/usr/bin/chromium``),
+driven by Playwright for Python; no browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("TALU_CHROMIUM", "/usr/bin/chromium")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A daphne server on the embedded defaults; yields (base URL, keyring dir)."""
+    tmp = tmp_path_factory.mktemp("site")
+    keyring = tmp / "keyring"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
+    env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}", TALU_KEYRING=str(keyring),
+               DEBUG="true", DJANGO_SETTINGS_MODULE="talu_site.settings")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
+                   env=env, check=True, timeout=120)
+    port = free_port()
+    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                             "talu_site.asgi:application"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).read()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("daphne did not start: " + (tmp / "daphne.log").read_text()[-3000:])
+            time.sleep(0.3)
+    yield base, keyring
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+    text = (tmp / "daphne.log").read_text()
+    assert "Traceback" not in text, text[-4000:]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu",
+                                    "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+def sign_up(page, base: str, name: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_password1", "board-Game-2024!")
+    page.fill("#id_password2", "board-Game-2024!")
+    page.click("form.card button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def version_of(page) -> int:
+    return int(page.get_attribute("#game", "data-version"))
+
+
+def wait_version(page, v: int) -> None:
+    page.wait_for_function(
+        f"document.getElementById('game').dataset.version >= {v}", timeout=10000)
+
+
+def test_two_players_play_to_a_result_while_a_third_watches(site, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    base, keyring = site
+    ann_ctx, ben_ctx, cy_ctx = (browser.new_context(accept_downloads=True) for _ in range(3))
+    ann, ben, cy = ann_ctx.new_page(), ben_ctx.new_page(), cy_ctx.new_page()
+    cy.set_viewport_size({"width": 390, "height": 844})  # the watcher is on a phone
+    sign_up(ann, base, "ann")
+    sign_up(ben, base, "ben")
+
+    # ann challenges ben by name; ben accepts; ann's lobby opens the game by itself.
+    ann.select_option("#id_variant", "standard")
+    ann.select_option("#id_rated", "1")
+    ann.fill("#id_opponent", "ben")
+    ann.click("#challenge-form button[type=submit]")
+    expect(ann.locator("#waiting")).to_be_visible()
+    ben.goto(base + "/")
+    ben.click("[data-testid=accept-ann]")
+    ben.wait_for_url("**/games/**")
+    ann.wait_for_url("**/games/**", timeout=15000)
+    game_url = ben.url
+
+    # cy (not signed in) finds the game in the lobby and watches.
+    cy.goto(base + "/")
+    cy.click("[data-testid=watch]")
+    cy.wait_for_url(game_url)
+    assert cy.get_attribute("#game", "data-role") == "spectator"
+    for page in (ann, ben, cy):
+        expect(page.locator("#conn")).to_have_text("live")
+    expect(ann.locator("#spectators")).to_have_text("1")
+
+    light, dark = (ann, ben) if ann.get_attribute("#game", "data-side") == "I" else (ben, ann)
+    assert light.get_attribute("#game", "data-side") == "I"
+    assert dark.get_attribute("#game", "data-side") == "O"
+    # Each player's own home row is at the bottom of their board.
+    last_row = "#board .row:last-child .sq"
+    assert light.locator(last_row).first.get_attribute("data-square") == "A1"
+    assert dark.locator(last_row).first.get_attribute("data-square") == "H8"
+
+    version = 0
+
+    def acted(page, square_checks: dict[str, str]) -> None:
+        """After a step on ``page``: every browser reaches the next version, and the
+        watcher's board shows the squares as expected."""
+        nonlocal version
+        version += 1
+        for p in (light, dark, cy):
+            wait_version(p, version)
+        for sq, piece in square_checks.items():
+            expect(cy.locator(f'[data-square="{sq}"]')).to_have_attribute("data-piece", piece)
+
+    def click_step(page, frm: str, to: str) -> None:
+        page.click(f'[data-square="{frm}"]')
+        expect(page.locator(f'[data-square="{to}"]')).to_have_class(re.compile(r"\bdest\b"))
+        page.click(f'[data-square="{to}"]')
+        acted(page, {frm: "", to: page.get_attribute("#game", "data-side")})
+
+    def press(page, button: str) -> None:
+        expect(page.locator(button)).to_be_enabled()
+        page.click(button)
+        acted(page, {})
+
+    # Round 1: I clicks one step, drags another, ends the turn; O moves and ends.
+    click_step(light, "A2", "A3")
+    light.drag_and_drop('[data-square="B2"]', '[data-square="B3"]')
+    acted(light, {"B2": "", "B3": "I"})
+    expect(light.locator("#counter")).to_contain_text("step 2/4")
+    expect(cy.locator("#stgn")).to_contain_text("001 I: A2-A3 B2-B3")
+    press(light, "#end-turn")
+    expect(cy.locator("#stgn")).to_have_text("001 I: A2-A3 B2-B3")
+    click_step(dark, "H7", "H6")
+    press(dark, "#end-turn")
+    # Round 2: I passes; O moves with the keyboard only (focus, Enter, arrow, Enter).
+    press(light, "#pass")
+    dark.focus('[data-square="G7"]')
+    dark.keyboard.press("Enter")
+    dark.keyboard.press("ArrowUp")  # O's board is turned: rank 6 is above rank 7
+    expect(dark.locator(":focus")).to_have_attribute("data-square", "G6")
+    dark.keyboard.press("Enter")
+    acted(dark, {"G7": "", "G6": "O"})
+    press(dark, "#end-turn")
+    # Round 3 and 4: I passes twice more, O moves in between: I forfeits (R12).
+    press(light, "#pass")
+    click_step(dark, "F7", "F6")
+    press(dark, "#end-turn")
+    press(light, "#pass")
+
+    for page in (light, dark, cy):
+        expect(page.locator("#result")).to_have_text("O won by forfeit (three passes)")
+    expect(cy.locator("#stgn")).to_contain_text("004 I: . !\n!: O")
+    expect(light.locator("#end-turn")).to_be_disabled()
+    expect(dark.locator("#records")).to_contain_text("→")  # rated: both ratings moved
+
+    # Download every record from the game page and verify them with the talu command.
+    files = []
+    for kind in ("STGN", "STGE", "STSE", "STDGS"):
+        with cy.expect_download() as dl:
+            cy.click(f'[data-record="{kind}"]')
+        target = tmp_path / dl.value.suggested_filename
+        dl.value.save_as(target)
+        files.append(target)
+    assert files[0].read_text().splitlines()[-1] == "!: O"
+    talu = shutil.which("talu", path=str(Path(sys.executable).parent)) or "talu"
+    out = subprocess.run([talu, "verify", "--keyring", str(keyring), *map(str, files[1:])],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    replay = subprocess.run([talu, "replay", str(files[0]), "--json"], capture_output=True,
+                            text=True, timeout=60)
+    assert replay.returncode == 0 and '"reason": "forfeit"' in replay.stdout, replay.stdout
+    for ctx in (ann_ctx, ben_ctx, cy_ctx):
+        ctx.close()
