@@ -35,7 +35,6 @@ def reachable(url: str, default_port: int) -> str | None:
         return f"{u.hostname}:{u.port or default_port} unreachable ({err})"
 
 
-@pytest.mark.skipif(CHILD, reason="this is the child run itself")
 def test_websocket_suite_on_postgresql_and_redis(tmp_path):
     problems = [p for p in (reachable(DATABASE_URL, 5432), reachable(REDIS_URL, 6379)) if p]
     if problems:
@@ -59,7 +58,8 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
     modules.append(me)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--create-db",
-         "--deselect", f"{me}::test_websocket_suite_on_postgresql_and_redis", *modules],
+         "--deselect", f"{me}::test_websocket_suite_on_postgresql_and_redis",
+         *modules, "tests/site/test_arbiter_and_resign.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
     tail = (proc.stdout + proc.stderr)[-6000:]
@@ -68,11 +68,12 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
     assert " passed" in summary and "skipped" not in summary, tail
 
 
-@pytest.mark.skipif(not CHILD, reason="runs in the child only")
-@pytest.mark.django_db
-def test_child_really_uses_postgresql_and_redis():
-    from channels.layers import get_channel_layer
-    from django.db import connection
+if CHILD:  # collected in the child run only
 
-    assert connection.vendor == "postgresql"
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    @pytest.mark.django_db
+    def test_child_really_uses_postgresql_and_redis():
+        from channels.layers import get_channel_layer
+        from django.db import connection
+
+        assert connection.vendor == "postgresql"
+        assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
