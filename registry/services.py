@@ -4,8 +4,8 @@
 game entry, STGE) and when it ends (the signed session entry STSE, the slip STDGS, the STGN, and
 for rated games the rating changes of both players, each by their own stratum's model, SX).
 Record building and signing are the records core's (``registry.records``); scoring is the
-scoring core's (``registry.scoring``). ``registry.recordkeeping`` is the one adapter between
-them and the site.
+scoring core's (``registry.scoring``); ``registry.recordkeeping`` supplies the site's key and
+settings to the records core.
 """
 
 from __future__ import annotations
@@ -83,14 +83,14 @@ def finish_game(game, engine) -> None:
     board = engine.board()
     arbiter = [d.to_dict() for d in engine.arbiter]
     stse_text, stse_hash = recordkeeping.session_entry(
-        game_entry_text=stge.content, game_id=str(game.uuid), session_id=1, previous_hash=stge.hash,
-        place=settings.TALU_PLACE, start=int(game.created.timestamp()),
-        turns=engine.stgn_lines(), board=board, arbiter=arbiter,
+        game_entry_text=stge.content, place=settings.TALU_PLACE,
+        start=int(game.created.timestamp()), turns=engine.stgn_lines(), board=board,
+        arbiter=arbiter,
     )
     GameRecord.objects.create(game=game, kind=GameRecord.STSE, session=1, content=stse_text,
                               hash=stse_hash)
     GameRecord.objects.create(game=game, kind=GameRecord.STGN, content=engine.stgn())
-    slip = recordkeeping.slip(stge.content, [stse_text], engine)
+    slip = recordkeeping.slip(stge.content, [stse_text])
     GameRecord.objects.create(game=game, kind=GameRecord.STDGS, content=slip)
     if game.rated and game.winner in ("I", "O"):
         rate_game(game, engine)
