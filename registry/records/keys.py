@@ -102,7 +102,7 @@ class Keyring:
         except (OSError, ValueError) as exc:
             raise KeyringError(f"cannot use gpg with keyring {self.path}: {exc}") from None
 
-    def keys(self, *, secret: bool = False) -> list[KeyInfo]:
+    def list_keys(self, *, secret: bool = False) -> list[KeyInfo]:
         out = []
         for k in self.gpg.list_keys(secret=secret):
             created = int(k.get("date") or 0)
@@ -114,7 +114,7 @@ class Keyring:
     def find(self, key: str, *, secret: bool = False) -> KeyInfo:
         """The key named by a fingerprint or an R33 key_id ("0x1234ABCD")."""
         wanted = key.strip()
-        for info in self.keys(secret=secret):
+        for info in self.list_keys(secret=secret):
             if FINGERPRINT_RE.match(wanted):
                 if wanted.upper() in (info.fingerprint.upper(),
                                       *(f.upper() for f in info.subkey_fingerprints)):
@@ -172,7 +172,7 @@ def create_key(
 def find_body_key(keyring: str | os.PathLike[str] | Keyring, registrar_id: str) -> KeyInfo:
     """The newest secret key of affiliated body ``registrar_id`` in ``keyring``."""
     ring = keyring if isinstance(keyring, Keyring) else Keyring(keyring)
-    found = [k for k in ring.keys(secret=True) if registrar_id in k.registrars]
+    found = [k for k in ring.list_keys(secret=True) if registrar_id in k.registrars]
     if not found:
         raise KeyringError(f"no key for registrar {registrar_id} in keyring {ring.path}")
     return max(found, key=lambda k: k.created)

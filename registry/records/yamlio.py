@@ -96,15 +96,12 @@ class RecordLoader(yaml.SafeLoader):
             )
         return super().compose_node(parent, index)
 
-    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise yaml.constructor.ConstructorError(
                     None, None, "merge keys (<<) are not allowed in records", key_node.start_mark
                 )
-        super().flatten_mapping(node)
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, Any] = {}
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -148,6 +145,8 @@ def load_yaml(text: str | bytes) -> Any:
         raise RecordError(_yaml_fault(exc)) from None
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. an impossible date
         raise RecordError(f"broken YAML: {exc}") from None
+    except RecursionError:
+        raise RecordError("broken YAML: nested too deeply") from None
     if doc is None:
         raise RecordError("empty document")
     return doc
