@@ -120,30 +120,38 @@ def board_squares(text: str) -> list[str]:
 
 
 def format_of(doc: Any) -> str:
-    """Which record a document is (STGE, STSE or STDGS); :class:`RecordError` when unknown."""
+    """Which record a document is (STGE, STSE or STDGS); :class:`RecordError` when unknown.
+
+    A document whose ``meta`` is missing is taken for what its other keys suggest, so that the
+    structure check can name the missing fields.
+    """
     if not isinstance(doc, Mapping):
         raise RecordError(Fault(f"expected a mapping at the top, got {describe(doc)}"))
     if "session" in doc:
         inner = doc["session"]
         meta = inner.get("meta") if isinstance(inner, Mapping) else None
         fmt = meta.get("format") if isinstance(meta, Mapping) else None
-        if fmt == STSE:
+        if fmt in (STSE, None):
             return STSE
-        if fmt is None:
-            raise RecordError(Fault("missing (a session entry needs format STSE)",
-                                    "session.meta.format"))
         raise RecordError(Fault(f"unknown format {fmt!r} for a session entry (expected STSE)",
                                 "session.meta.format"))
     meta = doc.get("meta")
+    if meta is None and "meta" not in doc:
+        if "sessions" in doc or "tally" in doc:
+            return STDGS
+        if "game" in doc or "players" in doc:
+            return STGE
+        raise RecordError(Fault("missing: cannot tell which record this is", "meta"))
     if not isinstance(meta, Mapping):
-        if "meta" not in doc:
-            raise RecordError(Fault("missing: cannot tell which record this is", "meta"))
         raise RecordError(Fault(f"expected a mapping, got {describe(meta)}", "meta"))
     fmt = meta.get("format")
     if fmt in (STGE, STDGS):
         return fmt
     if "format" not in meta:
         raise RecordError(Fault("missing: cannot tell which record this is", "meta.format"))
+    if fmt == STSE:
+        raise RecordError(Fault("a session entry is one mapping 'session:' holding id, meta, "
+                                "start, turns, board and tail (R31)", "meta.format"))
     raise RecordError(Fault(f"unknown format {fmt!r} (expected STGE, STSE or STDGS)",
                             "meta.format"))
 
