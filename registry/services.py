@@ -78,22 +78,33 @@ def write_game_entry(game) -> GameRecord:
 
 
 def finish_game(game, engine) -> None:
-    """At the end of a game: records (STSE, STDGS, STGN) and, when rated, the ratings."""
+    """At the end of a game: records (STSE, STDGS, STGN) and, when rated, the ratings.
+
+    A failure of the records (e.g. the keyring is unusable) is logged and does not stop the
+    game from ending or the ratings from moving: the records can be written again from the
+    event log, a game stuck before its last step could not.
+    """
+    try:
+        with transaction.atomic():
+            write_final_records(game, engine)
+    except Exception:
+        log.exception("the records of game %s could not be written", game.uuid)
+    if game.rated and game.winner in ("I", "O"):
+        rate_game(game, engine)
+
+
+def write_final_records(game, engine) -> None:
     stge = GameRecord.objects.get(game=game, kind=GameRecord.STGE)
-    board = engine.board()
-    arbiter = [d.to_dict() for d in engine.arbiter]
     stse_text, stse_hash = recordkeeping.session_entry(
         game_entry_text=stge.content, place=settings.TALU_PLACE,
-        start=int(game.created.timestamp()), turns=engine.stgn_lines(), board=board,
-        arbiter=arbiter,
+        start=int(game.created.timestamp()), turns=engine.stgn_lines(), board=engine.board(),
+        arbiter=[d.to_dict() for d in engine.arbiter],
     )
     GameRecord.objects.create(game=game, kind=GameRecord.STSE, session=1, content=stse_text,
                               hash=stse_hash)
     GameRecord.objects.create(game=game, kind=GameRecord.STGN, content=engine.stgn())
-    slip = recordkeeping.slip(stge.content, [stse_text])
-    GameRecord.objects.create(game=game, kind=GameRecord.STDGS, content=slip)
-    if game.rated and game.winner in ("I", "O"):
-        rate_game(game, engine)
+    GameRecord.objects.create(game=game, kind=GameRecord.STDGS,
+                              content=recordkeeping.slip(stge.content, [stse_text]))
 
 
 def rate_game(game, engine) -> list[RatingChange]:
