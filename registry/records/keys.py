@@ -38,7 +38,6 @@ GPG_OPTIONS = ["--pinentry-mode", "loopback", "--no-auto-key-retrieve", "--no-gr
 
 REGISTRAR_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EMAIL_RE = re.compile(r"^[^@\s<>()\x00-\x1f]+@[^@\s<>()\x00-\x1f]+$")
-FINGERPRINT_RE = re.compile(r"^[0-9A-Fa-f]{40}$|^[0-9A-Fa-f]{64}$")
 _UID_MARK_RE = re.compile(r"\(" + re.escape(REGISTRAR_MARK) + r"([^)]*)\)")
 
 
@@ -112,15 +111,14 @@ class Keyring:
         return out
 
     def find(self, key: str, *, secret: bool = False) -> KeyInfo:
-        """The key named by a fingerprint or an R33 key_id ("0x1234ABCD")."""
-        wanted = key.strip()
-        for info in self.list_keys(secret=secret):
-            if FINGERPRINT_RE.match(wanted):
-                if wanted.upper() in (info.fingerprint.upper(),
-                                      *(f.upper() for f in info.subkey_fingerprints)):
+        """The key named by a fingerprint, a long key id or an R33 key_id ("0x1234ABCD")."""
+        wanted = key.strip().upper()
+        wanted = wanted[2:] if wanted.startswith("0X") else wanted
+        if len(wanted) in (8, 16, 40, 64) and all(c in "0123456789ABCDEF" for c in wanted):
+            for info in self.list_keys(secret=secret):
+                fprs = (info.fingerprint, *info.subkey_fingerprints)
+                if any(f.upper().endswith(wanted) for f in fprs):
                     return info
-            elif info.matches_key_id(wanted.upper().replace("0X", "0x", 1)):
-                return info
         kind = "secret key" if secret else "key"
         raise KeyringError(f"no {kind} {key} in keyring {self.path}")
 

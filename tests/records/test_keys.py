@@ -41,9 +41,13 @@ def test_body_key_has_no_passphrase_and_signs_unattended(gpg_keys):
 
 def test_find_by_key_id_or_fingerprint(gpg_keys):
     ring = keys.Keyring(gpg_keys.signing)
-    assert ring.find(gpg_keys.body.key_id) == ring.find(gpg_keys.body.fingerprint.lower())
+    body = gpg_keys.body
+    assert ring.find(body.key_id) == ring.find(body.fingerprint.lower()) == body
+    assert ring.find(body.key_id[2:].lower()) == ring.find(body.fingerprint[-16:]) == body
     with pytest.raises(keys.KeyringError, match="no key 0x00000000"):
         ring.find("0x00000000")
+    with pytest.raises(keys.KeyringError, match="no key Szeged"):
+        ring.find("Szeged")  # names are not key ids
 
 
 def test_the_verifying_keyring_holds_public_keys_only(gpg_keys):

@@ -252,3 +252,16 @@ def test_session_without_its_game_entry(real_game, gpg_keys):
     assert where(faults) == {("session-1.yaml", "session.meta.game_id"),
                              ("session-2.yaml", "session.meta.game_id")}
     assert "cannot be checked" in faults[0].message
+
+
+def test_a_second_signature_smuggled_into_the_blob(real_game, gpg_keys):
+    """A genuine body signature followed by another one in the same base64: refused."""
+    def change(doc):
+        block = doc["tail"]["signatures"]["affiliated_body"]
+        _, extra = sign_hash(gpg_keys.other_signer, doc["tail"]["hash"])
+        block["signature"] = base64.b64encode(
+            base64.b64decode(block["signature"]) + base64.b64decode(extra)).decode()
+    real_game.edit(real_game.game, change)
+    faults = verify.verify_paths(real_game.paths, keyring=gpg_keys.signing)
+    assert where(faults) == {("game.yaml", "tail.signatures.affiliated_body")}
+    assert "exactly one is expected" in faults[0].message
