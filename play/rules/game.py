@@ -17,6 +17,8 @@ from .steps import CAPTURE, END, EXIT, KINDS, MOVE, PASS, Step
 from .turn import IStep, TurnState
 from .variants import Variant, get_variant
 
+_STEP_CACHE: dict[object, dict[IStep, Step]] = {}
+
 ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
 
 
@@ -70,6 +72,9 @@ class Game:
     def __init__(self, variant: str | Variant = "standard") -> None:
         self.variant: Variant = get_variant(variant)
         self.geometry = self.variant.geometry
+        # Step values are immutable: one per (kind, a, b) per board size, shared by all games.
+        self._steps: dict[IStep, Step] = _STEP_CACHE.setdefault(
+            (self.geometry.files, self.geometry.ranks), {})
         light, dark = self.geometry.opening()
         self.round = 1
         self.turn = TurnState(self.variant, 0, light, dark)
@@ -186,16 +191,23 @@ class Game:
 
     # --- steps --------------------------------------------------------------------------------
     def _to_step(self, s: IStep) -> Step:
-        kind, a, b = s
-        name = self.geometry.name
-        if kind in (MOVE, CAPTURE, EXIT):
-            return Step(kind, name(a), name(b))
-        return Step(kind)
+        try:
+            return self._steps[s]
+        except KeyError:
+            kind, a, b = s
+            name = self.geometry.name
+            step = Step(kind, name(a), name(b)) if kind in (MOVE, CAPTURE, EXIT) else Step(kind)
+            self._steps[s] = step
+            return step
 
     def legal_steps(self) -> list[Step]:
         if self.outcome:
             return []
-        return [self._to_step(s) for s in self.turn.legal()]
+        cache = self._steps
+        try:
+            return list(map(cache.__getitem__, self.turn.legal()))
+        except KeyError:
+            return [self._to_step(s) for s in self.turn.legal()]
 
     def _to_istep(self, step: Step) -> IStep:
         if isinstance(step, dict):

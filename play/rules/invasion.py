@@ -15,28 +15,54 @@ from .turn import TurnState, iter_bits
 def _steps_needed(st: TurnState, invaders: int) -> int:
     """A lower bound on the steps needed to capture every remaining invader and close.
 
-    Each invader costs ``attack_cost - 1`` to capture plus one closing step for the last; before
-    invader t can be captured two defenders must stand next to it, and every relocation of a
-    piece by one square costs at least one step, less whatever earlier invader captures moved.
+    Each invader costs ``attack_cost - 1`` to capture plus one closing step for the last.
+    Before invader t falls, two *distinct* defenders must stand on two *distinct* squares next
+    to it; every relocation of a piece by one square costs at least one step, less whatever
+    earlier invader captures moved (at most one square each). Manhattan distances ignore
+    obstacles, so the bound never overestimates and the search stays exact.
     """
     g, v = st.g, st.v
     k = invaders.bit_count()
     need = k * (v.attack_cost - 1) + 1
-    stride = g.stride
-    mine = list(iter_bits(st.me))
+    coords = _coords(g)
+    mine = [coords[p] for p in iter_bits(st.me)]
+    far = 1 << 30
     worst = 0
     for t in iter_bits(invaders):
-        tr, tf = divmod(t, stride)
-        d1 = d2 = 1 << 30
-        for p in mine:
-            pr, pf = divmod(p, stride)
-            d = abs(pr - tr) + abs(pf - tf) - 1
-            if d < d1:
-                d1, d2 = d, d1
-            elif d < d2:
-                d2 = d
-        worst = max(worst, d1 + d2)
+        best: list[tuple[int, int, int]] = []  # per neighbour square: (d1, piece of d1, d2)
+        for n in iter_bits(g.neighbours[t]):
+            nr, nf = coords[n]
+            d1 = d2 = far
+            p1 = -1
+            for i, (pr, pf) in enumerate(mine):
+                d = abs(pr - nr) + abs(pf - nf)
+                if d < d1:
+                    d1, d2, p1 = d, d1, i
+                elif d < d2:
+                    d2 = d
+            best.append((d1, p1, d2))
+        pair = far
+        for i, (a1, ap, a2) in enumerate(best):
+            for b1, bp, b2 in best[i + 1:]:
+                cost = a1 + b1 if ap != bp else min(a1 + b2, a2 + b1)
+                if cost < pair:
+                    pair = cost
+        worst = max(worst, pair)
     return need + max(0, worst - (k - 1))
+
+
+_COORDS: dict[object, list[tuple[int, int]]] = {}
+
+
+def _coords(g) -> list[tuple[int, int]]:
+    """(rank, file) of every square index of a geometry, computed once."""
+    key = (g.files, g.ranks)
+    try:
+        return _COORDS[key]
+    except KeyError:
+        table = [divmod(i, g.stride) for i in range(len(g.names))]
+        _COORDS[key] = table
+        return table
 
 
 def can_remove_all_invaders(st: TurnState) -> bool:

@@ -93,8 +93,11 @@ class TurnState:
 
     def copy(self) -> TurnState:
         c = TurnState.__new__(TurnState)
-        for s in TurnState.__slots__:
-            setattr(c, s, getattr(self, s))
+        c.v, c.g, c.side = self.v, self.g, self.side
+        c.me, c.op, c.used = self.me, self.op, self.used
+        c.chain, c.came, c.links = self.chain, self.came, self.links
+        c.chain_start = self.chain_start
+        c.honor_open, c.honor = self.honor_open, self.honor
         c.captures = list(self.captures)
         c.steps = list(self.steps)
         return c
