@@ -8,36 +8,25 @@ change can be explained, and the chronological list of them is the rating histor
 
 from __future__ import annotations
 
-import secrets
-import string
-
 from django.conf import settings
 from django.db import models
 
-PLAYER_ID_ALPHABET = string.ascii_uppercase + string.digits
-PLAYER_ID_LENGTH = 18
+from registry.scoring import strata
 
-STRATUM_BASE = {1: 250, 2: 500, 3: 1000}
-PROMOTION_LIMIT = {1: 440, 2: 875}
-# Sub-strata (book 6.2.1, R26): (stratum, name, start); "gamma" also below the base.
-SUB_STRATA = {
-    1: ((250, "gamma"), (345, "beta"), (440, "alpha")),
-    2: ((500, "gamma"), (690, "beta"), (880, "alpha")),
-    3: ((1000, "gamma"), (1375, "beta"), (1750, "alpha"), (2000, "elite")),
-}
+# One source for the stratum system (R26): the pure scoring core.
+PLAYER_ID_LENGTH = strata.PLAYER_ID_LENGTH
+STRATUM_BASE = {n: s.base for n, s in strata.STRATA.items()}
+PROMOTION_LIMIT = {n: s.promotion_limit for n, s in strata.STRATA.items()
+                   if s.promotion_limit is not None}
 
 
 def new_player_id() -> str:
-    return "".join(secrets.choice(PLAYER_ID_ALPHABET) for _ in range(PLAYER_ID_LENGTH))
+    """R26 player id (the migrations name this function as the field default)."""
+    return strata.new_player_id()
 
 
 def sub_stratum(stratum: int, rating: int) -> str:
-    """gamma / beta / alpha (S3 also "elite" from 2000); a rating below the base is gamma."""
-    name = "gamma"
-    for start, label in SUB_STRATA[stratum]:
-        if rating >= start:
-            name = label
-    return name
+    return strata.substratum(stratum, rating)
 
 
 class AffiliatedBody(models.Model):

@@ -19,18 +19,15 @@ from django.urls import reverse
 
 from registry import recordkeeping
 from registry.models import (
-    PROMOTION_LIMIT,
-    STRATUM_BASE,
     AffiliatedBody,
     GameRecord,
     Player,
     RatingChange,
 )
+from registry.scoring.strata import is_promotion_due, promoted_base
 
 log = logging.getLogger(__name__)
 
-PROMOTION_GAMES = 20
-PROMOTION_WIN_RATE = 0.75
 
 
 def player_of(user) -> Player:
@@ -141,12 +138,9 @@ def rate_game(game, engine) -> list[RatingChange]:
             p.stratum_games += 1
             p.stratum_wins += int(won)
             promoted = None
-            limit = PROMOTION_LIMIT.get(p.stratum)
-            if (limit is not None and p.stratum_games >= PROMOTION_GAMES
-                    and p.stratum_wins >= PROMOTION_WIN_RATE * p.stratum_games
-                    and p.rating > limit):
+            if is_promotion_due(p.stratum, p.stratum_games, p.stratum_wins, p.rating):  # R26
+                p.rating = promoted_base(p.stratum)
                 p.stratum += 1
-                p.rating = STRATUM_BASE[p.stratum]
                 p.stratum_games = 0
                 p.stratum_wins = 0
                 promoted = p.stratum

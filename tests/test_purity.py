@@ -1,4 +1,5 @@
-"""The cores stay pure: importing any of their modules must not import Django (design rule)."""
+"""The cores stay pure: importing any module of the rules, scoring and records cores or of the
+`talu` command must not import Django (the design's first rule)."""
 
 import subprocess
 import sys
