@@ -24,6 +24,10 @@ CODES: tuple[str, ...] = (
 )  # fmt: skip
 
 
+CAPTURE_CODES = ("A.a", "A.b", "A.c", "A.d")  # R16: during play
+THREAT_CODES = ("B.a", "B.b", "B.c", "A.d")  # R18: on the final board; 4 is a quad-lock A.d
+
+
 def empty_codes() -> dict[str, int]:
     """A zero-filled code map (R19)."""
     return dict.fromkeys(CODES, 0)
@@ -52,11 +56,14 @@ class Tally:
         return self.winner is not None
 
 
-def _pair_code(geometry_stride: int, target: int, adjacent: list[int], perpendicular: str,
-               opposite: str) -> str:
-    """For two neighbours: on opposite sides of the target, or on perpendicular sides."""
-    a, b = adjacent
-    return opposite if abs(a - b) in (2, 2 * geometry_stride) else perpendicular
+def _lock_code(stride: int, adjacent: list[int], codes: tuple[str, str, str, str]) -> str | None:
+    """The code for n pieces around a square (R16, R18): codes = (2 perpendicular, 2 opposite,
+    3, 4); two neighbours are opposite when they differ by two files or two ranks."""
+    n = len(adjacent)
+    if n == 2:
+        a, b = adjacent
+        return codes[1] if abs(a - b) in (2, 2 * stride) else codes[0]
+    return codes[2] if n == 3 else codes[3] if n >= 4 else None
 
 
 def tally_game(game: Game) -> Tally:
@@ -82,14 +89,9 @@ def tally_game(game: Game) -> Tally:
         mine = codes[rec.side.value]
         goal = g.goal_row(s)
         for target, attackers in rec.captures:  # R16, during play
-            adj = bits_list(attackers)
-            n = len(adj)
-            if n == 2:
-                mine[_pair_code(stride, target, adj, "A.a", "A.b")] += 1
-            elif n == 3:
-                mine["A.c"] += 1
-            elif n >= 4:
-                mine["A.d"] += 1
+            code = _lock_code(stride, bits_list(attackers), CAPTURE_CODES)
+            if code:
+                mine[code] += 1
             if (goal >> target) & 1:
                 mine["A.e"] += 1
         tally.captures[rec.side.value] += len(rec.captures)
@@ -104,14 +106,9 @@ def tally_game(game: Game) -> Tally:
         mine = codes[side.value]
         me, op = final[s], final[1 - s]
         for piece in bits_list(op):
-            adj = bits_list(nb[piece] & me)
-            n = len(adj)
-            if n == 2:
-                mine[_pair_code(stride, piece, adj, "B.a", "B.b")] += 1
-            elif n == 3:
-                mine["B.c"] += 1
-            elif n >= 4:
-                mine["A.d"] += 1
+            code = _lock_code(stride, bits_list(nb[piece] & me), THREAT_CODES)
+            if code:
+                mine[code] += 1
         last = g.ranks - 1
         for piece in bits_list(me):
             m = (nb[piece] & me).bit_count()
