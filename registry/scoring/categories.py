@@ -49,17 +49,12 @@ class CategoryCounts:
 
 
 @dataclass(frozen=True, slots=True)
-class S3Points:
-    """R23: the weighted sub-category sums per parent category that S3 compares."""
+class S3Points(CategoryCounts):
+    """R23: the weighted sub-category sums per parent category that S3 compares.
 
-    capture: int = 0
-    invasion: int = 0
-    intrusion: int = 0
-    defense: int = 0
-    threat: int = 0
-
-    def as_dict(self) -> dict[str, int]:
-        return {name: getattr(self, name) for name in CATEGORIES}
+    Same five categories as ``CategoryCounts`` but weighted points, so a separate type: an S3
+    figure can never be passed where an S1/S2 count is expected by mistake.
+    """
 
 
 def counts_from_codes(codes: dict[str, int], captures: int) -> CategoryCounts:
