@@ -27,6 +27,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from talu_site.channel_layer import channel_layers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -153,22 +155,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channel layer ----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-if REDIS_URL:
-    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-        raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis:// or rediss://")
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                "prefix": os.environ.get("TALU_CHANNEL_PREFIX", "talu"),
-                "capacity": env_int("TALU_CHANNEL_CAPACITY", 500),
-                "expiry": env_int("TALU_CHANNEL_EXPIRY", 60),
-            },
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+CHANNEL_LAYERS = channel_layers(env_int)
 
 # --- auth -------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
