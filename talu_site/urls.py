@@ -3,8 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from talu_site.health import healthz
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     path("", include("registry.urls")),
     path("", include("play.urls")),
 ]
