@@ -2,7 +2,20 @@
 ``REDIS_URL``.
 
 Kept apart from ``settings.py`` because its numbers (capacity, expiry, pool size) are chosen by
-measurement under load (BENCHMARKS.md, docs/deployment.md) and change for that reason alone.
+measurement under load (``benchmarks/bench_load.py``; the figures and the reasons are in
+docs/channel-layer.md) and change for that reason alone.
+
+Variables (all optional; the defaults are the measured choice):
+
+``TALU_CHANNEL_PREFIX``         key prefix in Redis (default ``talu``)
+``TALU_CHANNEL_CAPACITY``       messages a channel may hold before sends to it are dropped (1000)
+``TALU_CHANNEL_EXPIRY``         seconds an undelivered message lives (10)
+``TALU_CHANNEL_GROUP_EXPIRY``   seconds a group membership lives without renewal (86400)
+``TALU_CHANNEL_POOL_MAX``       most Redis connections per process and host (200)
+``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
+``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
+``TALU_BENCH_RELAY``            true to route the benchmark relay ``ws/bench/relay/<group>/``
+                                (``play.relay``; false, and never true in production)
 """
 
 from __future__ import annotations
@@ -13,6 +26,40 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+# The measured defaults (docs/channel-layer.md says why each is what it is).
+CAPACITY = 1000
+EXPIRY = 10
+GROUP_EXPIRY = 86400
+POOL_MAX = 200
+CONNECT_TIMEOUT = 5
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def bench_relay_enabled() -> bool:
+    """Whether ``TALU_BENCH_RELAY`` asks for the benchmark relay route (strict, default off)."""
+    raw = os.environ.get("TALU_BENCH_RELAY")
+    if raw is None:
+        return False
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"TALU_BENCH_RELAY={raw!r} is not a boolean (use true or false)")
+
+
+def _encryption_keys() -> list[str] | None:
+    raw = os.environ.get("TALU_CHANNEL_ENCRYPTION_KEYS", "").strip()
+    if not raw:
+        return None
+    keys = [k.strip() for k in raw.split(",") if k.strip()]
+    if any(len(k) < 16 for k in keys):
+        raise ImproperlyConfigured("TALU_CHANNEL_ENCRYPTION_KEYS: each key needs 16 characters "
+                                   "or more")
+    return keys
+
 
 def channel_layers(env_int: Callable[..., int]) -> dict[str, Any]:
     """``CHANNEL_LAYERS`` from the environment; a bad ``REDIS_URL`` fails at start-up."""
@@ -21,14 +68,21 @@ def channel_layers(env_int: Callable[..., int]) -> dict[str, Any]:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     if not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(f"REDIS_URL={redis_url!r} must start with redis:// or rediss://")
-    return {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [redis_url],
-                "prefix": os.environ.get("TALU_CHANNEL_PREFIX", "talu"),
-                "capacity": env_int("TALU_CHANNEL_CAPACITY", 500),
-                "expiry": env_int("TALU_CHANNEL_EXPIRY", 60),
-            },
-        }
+    host = {
+        "address": redis_url,
+        # redis-py's asyncio pool refuses (raises) past this many connections rather than
+        # waiting: a ceiling against a runaway, far above what the load benchmark uses.
+        "max_connections": env_int("TALU_CHANNEL_POOL_MAX", POOL_MAX),
+        "socket_connect_timeout": env_int("TALU_CHANNEL_CONNECT_TIMEOUT", CONNECT_TIMEOUT),
     }
+    config: dict[str, Any] = {
+        "hosts": [host],
+        "prefix": os.environ.get("TALU_CHANNEL_PREFIX", "talu"),
+        "capacity": env_int("TALU_CHANNEL_CAPACITY", CAPACITY),
+        "expiry": env_int("TALU_CHANNEL_EXPIRY", EXPIRY),
+        "group_expiry": env_int("TALU_CHANNEL_GROUP_EXPIRY", GROUP_EXPIRY),
+    }
+    keys = _encryption_keys()
+    if keys:
+        config["symmetric_encryption_keys"] = keys
+    return {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": config}}
