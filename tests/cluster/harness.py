@@ -1,0 +1,390 @@
+"""A real multi-process stack for the cluster tests and the load benchmark (issue 7).
+
+Starts, on this machine and without Docker:
+
+- a fresh PostgreSQL database (created on the server named by ``TALU_TEST_DATABASE_URL``,
+  migrated once with ``manage.py migrate`` in a subprocess, dropped at the end);
+- a private ``redis-server`` on a free port (``--save ""``: it keeps nothing, like a restarted
+  production Redis) that can be stopped, killed and restarted on the same port. The system Redis
+  on 6379 is never touched;
+- N ``daphne talu_site.asgi:application`` processes on free ports with production-like settings
+  (``DEBUG=false``, a random ``SECRET_KEY``), each of which can be stopped, killed with SIGKILL
+  and restarted on the same port.
+
+Users, a game and session cookies are made by ``tests.cluster.seed`` in a subprocess with the
+same environment, so this module never configures Django in the calling process (a pytest
+session may already have Django set up on SQLite for tests/site).
+
+Use::
+
+    with Cluster(servers=2) as cl:
+        seed = cl.seed(players=("alice", "bob"), spectators=("carol",))
+        url = cl.ws_url(0, seed.game)          # ws://127.0.0.1:PORT/ws/game/<uuid>/
+        headers = cl.headers(0, seed.cookies["alice"])
+        cl.servers[0].kill(); cl.servers[0].start()
+        cl.redis.restart()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[2]
+ADMIN_DATABASE_URL = os.environ.get("TALU_TEST_DATABASE_URL",
+                                    "postgres://postgres@127.0.0.1:5432/test")
+REDIS_SERVER = os.environ.get("TALU_TEST_REDIS_SERVER") or shutil.which("redis-server") \
+    or "/usr/bin/redis-server"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+START_TIMEOUT = float(os.environ.get("TALU_CLUSTER_START_TIMEOUT", "60"))
+
+
+class ClusterUnavailable(RuntimeError):
+    """PostgreSQL or the redis-server binary is missing: the stack cannot be started."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_open(port: int, host: str = "127.0.0.1", timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout):
+            return True
+    except OSError:
+        return False
+
+
+def problems() -> list[str]:
+    """What stops the stack from starting here (empty when it can start)."""
+    found = []
+    u = urlparse(ADMIN_DATABASE_URL)
+    if not port_open(u.port or 5432, u.hostname or "127.0.0.1", 3):
+        found.append(f"PostgreSQL unreachable at {u.hostname}:{u.port or 5432}")
+    if not Path(REDIS_SERVER).exists():
+        found.append(f"redis-server binary not found ({REDIS_SERVER}); apt-get install "
+                     "redis-server")
+    return found
+
+
+def require_stack() -> None:
+    """Fail (under CI=true) or skip (elsewhere) when the stack cannot start. For pytest."""
+    import pytest
+
+    found = problems()
+    if found:
+        message = "the cluster tests need PostgreSQL and redis-server: " + "; ".join(found)
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def _wait(predicate, timeout: float, what: str, interval: float = 0.1) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(interval)
+    raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------
+
+
+class Database:
+    """A throw-away PostgreSQL database on the test server, created and migrated once."""
+
+    def __init__(self, admin_url: str = ADMIN_DATABASE_URL, name: str | None = None):
+        self.admin_url = admin_url
+        self.name = name or f"talu_cluster_{os.getpid()}_{secrets.token_hex(3)}"
+        self.url = urlunparse(urlparse(admin_url)._replace(path="/" + self.name))
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
+            conn.execute(sql)
+
+    def create(self) -> None:
+        self._admin(f'CREATE DATABASE "{self.name}"')
+
+    def drop(self) -> None:
+        try:
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        except Exception as err:  # a leftover database is not worth failing a test over
+            print(f"could not drop {self.name}: {err}", file=sys.stderr)
+
+
+# --- Redis ------------------------------------------------------------------------------------
+
+
+class RedisServer:
+    """A private redis-server that keeps nothing on disk; restartable on the same port."""
+
+    def __init__(self, workdir: Path, port: int | None = None):
+        self.port = port or free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen | None = None
+        self.log = workdir / f"redis-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        assert self.proc is None or self.proc.poll() is not None, "redis already running"
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--dir", str(self.workdir), "--protected-mode", "no",
+                 "--maxclients", "10000"],
+                stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
+        _wait(lambda: self.ping(), START_TIMEOUT, f"redis-server on port {self.port}")
+
+    def ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), 0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def restart(self, down_for: float = 0.0) -> None:
+        """Kill it (everything in it is lost), stay down ``down_for`` seconds, start again."""
+        self.stop(kill=True)
+        time.sleep(down_for)
+        self.start()
+
+
+# --- daphne -----------------------------------------------------------------------------------
+
+
+class ServerProcess:
+    """One daphne process of the site on a fixed port."""
+
+    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None):
+        self.index = index
+        self.port = port or free_port()
+        self.env = env
+        self.workdir = workdir
+        self.proc: subprocess.Popen | None = None
+        self.log = workdir / f"daphne-{index}-{self.port}.log"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self, wait: bool = True) -> None:
+        assert not self.running, f"server {self.index} already running"
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                 "--websocket_connect_timeout", "30", "talu_site.asgi:application"],
+                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env)
+        if wait:
+            self.wait_healthy()
+
+    def health(self) -> tuple[int, dict] | None:
+        """(status, JSON body) of GET /healthz, or None when nothing answers."""
+        try:
+            with urllib.request.urlopen(self.base_url + "/healthz", timeout=3) as resp:
+                return resp.status, json.loads(resp.read() or b"{}")
+        except urllib.error.HTTPError as err:
+            try:
+                body = json.loads(err.read() or b"{}")
+            except ValueError:
+                body = {}
+            return err.code, body
+        except (OSError, ValueError):
+            return None
+
+    def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
+        def ok() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"server {self.index} exited with {self.proc.returncode}; "
+                                   f"log:\n{self.tail()}")
+            h = self.health()
+            return h is not None and h[0] == 200
+
+        _wait(ok, timeout, f"server {self.index} on port {self.port} to be healthy", 0.2)
+
+    def stop(self) -> None:
+        if not self.running:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def kill(self) -> None:
+        """SIGKILL: no close frames, no cleanup, like a crashed machine."""
+        if self.running:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+
+# --- the whole stack --------------------------------------------------------------------------
+
+
+@dataclass
+class Seed:
+    """What ``Cluster.seed`` made: the game's uuid and a session cookie per user name."""
+
+    game: str
+    cookies: dict[str, str]
+
+
+class Cluster:
+    """PostgreSQL database + private Redis + N daphne processes (a context manager)."""
+
+    def __init__(self, servers: int = 2, env: dict[str, str] | None = None,
+                 workdir: str | Path | None = None):
+        self.n = servers
+        self._own_workdir = workdir is None
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="talu-cluster-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.database = Database()
+        self.redis = RedisServer(self.workdir)
+        self.extra_env = dict(env or {})
+        self.servers: list[ServerProcess] = []
+        self._db_created = False
+
+    def env(self) -> dict[str, str]:
+        """The environment of every server process (and of the seed subprocess)."""
+        env = dict(os.environ)
+        for name in ("DJANGO_SETTINGS_MODULE", "TALU_TEST_STACK", "TALU_TEST_DB_NAME"):
+            env.pop(name, None)
+        env.update({
+            "DJANGO_SETTINGS_MODULE": "talu_site.settings",
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_COOKIES": "false",
+            "DATABASE_URL": self.database.url,
+            "REDIS_URL": self.redis.url,
+            "TALU_KEYRING": str(self.workdir / "keyring"),
+            "TALU_CHANNEL_PREFIX": f"talu-cluster-{os.getpid()}",
+            "TALU_WS_HEARTBEAT": "1",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+            "PYTHONUNBUFFERED": "1",
+        })
+        env.update(self.extra_env)
+        return env
+
+    def start(self) -> Cluster:
+        found = problems()
+        if found:
+            raise ClusterUnavailable("; ".join(found))
+        self.redis.start()
+        self.database.create()
+        self._db_created = True
+        self._env = self.env()
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.servers = [ServerProcess(i, self._env, self.workdir) for i in range(self.n)]
+        for s in self.servers:
+            s.start(wait=False)
+        for s in self.servers:
+            s.wait_healthy()
+        return self
+
+    def stop(self) -> None:
+        for s in self.servers:
+            try:
+                s.stop()
+            except Exception as err:  # keep stopping the others
+                print(f"stopping server {s.index}: {err}", file=sys.stderr)
+        self.redis.stop()
+        if self._db_created:
+            self.database.drop()
+        if self._own_workdir and not os.environ.get("TALU_CLUSTER_KEEP"):
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> Cluster:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def manage(self, *args: str, timeout: float = 300) -> str:
+        proc = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self._env,
+                              capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
+        return proc.stdout
+
+    def seed(self, players: tuple[str, str] = ("alice", "bob"),
+             spectators: tuple[str, ...] = (), variant: str = "standard",
+             rated: bool = True) -> Seed:
+        """Users (players[0] plays I, players[1] O), a live game, a session cookie each."""
+        args = ["--variant", variant, "--players", *players]
+        if spectators:
+            args += ["--spectators", *spectators]
+        if not rated:
+            args.append("--unrated")
+        proc = subprocess.run([sys.executable, "-m", "tests.cluster.seed", *args], cwd=ROOT,
+                              env=self._env, capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            raise RuntimeError(f"seeding failed:\n{proc.stdout}{proc.stderr}")
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        return Seed(game=data["game"], cookies=data["cookies"])
+
+    def ws_url(self, server: int, game: str, last_version: int | None = None) -> str:
+        url = f"ws://127.0.0.1:{self.servers[server].port}/ws/game/{game}/"
+        if last_version is not None:
+            url += f"?last_version={last_version}"
+        return url
+
+    def headers(self, server: int, cookie: str = "") -> dict[str, str]:
+        """Handshake headers: an allowed Origin, and the session cookie when given."""
+        headers = {"Origin": f"http://127.0.0.1:{self.servers[server].port}"}
+        if cookie:
+            headers["Cookie"] = cookie
+        return headers
