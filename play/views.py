@@ -113,7 +113,8 @@ def game_record(request, game_id, kind: str, session: int = 0):
     kind = kind.upper()
     if kind not in dict(GameRecord.KINDS):
         raise Http404("no such record")
-    rec = GameRecord.objects.filter(game=game, kind=kind, session=session).first()
+    rec = (GameRecord.objects.filter(game__live=game, kind=kind, session=session, superseded=False)
+           .select_related("game").order_by("-revision").first())
     if rec is None:
         raise Http404("no such record")
     ctype = "text/plain" if kind == "STGN" else "application/yaml"

@@ -1,17 +1,43 @@
 from django.contrib import admin
 
-from registry.models import AffiliatedBody, GameRecord, Player, RatingChange
+from registry.models import (
+    AffiliatedBody,
+    ArchivedGame,
+    AuditEntry,
+    BodyToken,
+    GameRecord,
+    Player,
+    RatingChange,
+    StratumRecord,
+)
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("player_id", "user", "stratum", "rating", "stratum_games", "stratum_wins")
-    search_fields = ("player_id", "user__username")
+    list_display = ("player_id", "user", "display_name", "stratum", "rating", "stratum_games",
+                    "stratum_wins")
+    search_fields = ("player_id", "user__username", "display_name")
+    raw_id_fields = ("user",)
 
 
 @admin.register(AffiliatedBody)
 class AffiliatedBodyAdmin(admin.ModelAdmin):
-    list_display = ("registrar_id", "name", "stratum", "key_id")
+    list_display = ("registrar_id", "name", "stratum", "scoring_model", "key_id")
+    filter_horizontal = ("registrars",)
+
+
+@admin.register(BodyToken)
+class BodyTokenAdmin(admin.ModelAdmin):
+    list_display = ("body", "label", "created", "last_used", "revoked")
+    readonly_fields = ("key_hash",)
+
+
+@admin.register(ArchivedGame)
+class ArchivedGameAdmin(admin.ModelAdmin):
+    list_display = ("game_id", "body", "source", "status", "winner", "reason", "played_at")
+    list_filter = ("status", "source", "variant")
+    raw_id_fields = ("player_i", "player_o", "live")
+    search_fields = ("game_id",)
 
 
 @admin.register(RatingChange)
@@ -20,7 +46,30 @@ class RatingChangeAdmin(admin.ModelAdmin):
     raw_id_fields = ("player", "game")
 
 
+@admin.register(StratumRecord)
+class StratumRecordAdmin(admin.ModelAdmin):
+    list_display = ("player", "stratum", "games", "wins", "rating_start", "rating_end", "ended")
+    raw_id_fields = ("player", "promoted_by")
+
+
 @admin.register(GameRecord)
 class GameRecordAdmin(admin.ModelAdmin):
-    list_display = ("game", "kind", "session", "created")
+    list_display = ("game", "kind", "session", "revision", "superseded", "created")
     raw_id_fields = ("game",)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read-only: the audit trail is append-only."""
+
+    list_display = ("created", "action", "game", "actor_user", "actor_body")
+    list_filter = ("action",)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request) -> bool:
+        return False

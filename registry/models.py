@@ -1,14 +1,20 @@
-"""The registry: affiliated bodies, registered players, rating changes and game records.
+"""The registry (book 5.3.4-5.3.6): affiliated bodies, registered players, archived games,
+their records and the rating changes they caused.
 
-Every site account is a registered player (R26): an 18-character upper-case alphanumeric id,
-stratum S1, rating 250. Ratings only change through ``RatingChange`` rows written when a rated
-game ends (``registry.services.rate_game``); the row keeps every intermediate figure so the
-change can be explained, and the chronological list of them is the rating history (R30).
+Ratings are a cache of the pure cascade over the chronological list of rated games (R30): the
+truth is the ``ArchivedGame`` rows (their stored tallies) in ``(played_at, id)`` order. Every
+rated game writes one ``RatingChange`` per player with every intermediate figure, so a change
+can be explained and the list of them is the rating history. The ledger
+(``registry.ledger``) is the only writer of ratings: live games, submitted games, annulments
+and corrections all go through it, so a live rating always equals a full recompute.
 """
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from registry.scoring import strata
@@ -18,6 +24,9 @@ PLAYER_ID_LENGTH = strata.PLAYER_ID_LENGTH
 STRATUM_BASE = {n: s.base for n, s in strata.STRATA.items()}
 PROMOTION_LIMIT = {n: s.promotion_limit for n, s in strata.STRATA.items()
                    if s.promotion_limit is not None}
+STRATUM_CHOICES = [(n, s.code) for n, s in strata.STRATA.items()]
+MODEL_CHOICES = [("", "SX (each player's own stratum)"), ("S1", "S1"), ("S2", "S2"),
+                 ("S3", "S3")]
 
 
 def new_player_id() -> str:
@@ -29,17 +38,36 @@ def sub_stratum(stratum: int, rating: int) -> str:
     return strata.substratum(stratum, rating)
 
 
+def check_scoring_model(stratum: int, model: str) -> None:
+    """Book 6.4: "A higher-stratum affiliated body may not use lower-stratum scoring model".
+
+    "" (SX, each player rated by their own stratum's model, R25) is the site's default and is
+    allowed for every body.
+    """
+    if model and model not in ("S1", "S2", "S3"):
+        raise ValidationError({"scoring_model": f"unknown scoring model {model!r}"})
+    if model and int(model[1]) < stratum:
+        raise ValidationError({"scoring_model": (
+            f"a stratum S{stratum} body may not use the lower-stratum model {model} "
+            "(book 6.4)")})
+
+
 class AffiliatedBody(models.Model):
-    """A certified affiliated body (book 5.3.5): it signs the records of the games it hosts.
+    """A certified affiliated body (book 5.3.5): it signs and submits the records of its games.
 
     The site itself is one (``settings.TALU_REGISTRAR_ID``); its key lives in the keyring.
+    Other bodies are known by their public key, against which their records are verified.
     """
 
     registrar_id = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
-    stratum = models.PositiveSmallIntegerField(default=1)
+    stratum = models.PositiveSmallIntegerField(default=1, choices=STRATUM_CHOICES)
     key_id = models.CharField(max_length=20, blank=True)
     public_key = models.TextField(blank=True)
+    scoring_model = models.CharField(max_length=2, blank=True, default="",
+                                     choices=MODEL_CHOICES)
+    registrars = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="registrar_of",
+                                        blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,20 +76,53 @@ class AffiliatedBody(models.Model):
     def __str__(self) -> str:
         return f"{self.registrar_id} ({self.name})"
 
+    def clean(self) -> None:
+        if self.stratum not in strata.STRATA:
+            raise ValidationError({"stratum": "a body's stratum is 1, 2 or 3"})
+        check_scoring_model(self.stratum, self.scoring_model)
+
+    def save(self, *args, **kwargs) -> None:
+        self.clean()  # the book 6.4 rule holds whichever way a body is saved
+        super().save(*args, **kwargs)
+
+
+class BodyToken(models.Model):
+    """An API token of a body; only its SHA-256 is stored (``registry.tokens``)."""
+
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.CASCADE, related_name="tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"token {self.label or self.pk} of {self.body.registrar_id}"
+
 
 class Player(models.Model):
-    """The registered player behind a site account (R26)."""
+    """A registered player (book 5.3.6, R26): a site account, or an over-the-board player
+    registered by a body (no account). The statistics are the cascade's ``PlayerState``."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
-    )
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="player", null=True, blank=True)
+    display_name = models.CharField(max_length=200, blank=True)
     player_id = models.CharField(max_length=PLAYER_ID_LENGTH, unique=True, default=new_player_id)
+    body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="players")
     stratum = models.PositiveSmallIntegerField(default=1)
-    rating = models.IntegerField(default=250)
-    body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.SET_NULL)
-    # Statistics of the current stratum (reset on promotion, R26); history stays in RatingChange.
+    rating = models.IntegerField(default=strata.START_RATING)
+    # Statistics of the current stratum (reset on promotion, R26); history in StratumRecord.
     stratum_games = models.PositiveIntegerField(default=0)
     stratum_wins = models.PositiveIntegerField(default=0)
+    exposure_sum = models.IntegerField(default=0)  # R29 EI numerator, current stratum
+    # All rated decided games (R29 OR, OCS, Breadth:Depth).
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    elimination_wins = models.PositiveIntegerField(default=0)
+    invasion_wins = models.PositiveIntegerField(default=0)
+    recent_npc = models.JSONField(default=list, blank=True)  # R27: last 10 S3 NPc, oldest first
+    anpc = models.FloatField(null=True, blank=True)  # R27: the player's own aNPc setting
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -72,7 +133,9 @@ class Player(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.get_username()
+        if self.user_id is not None:
+            return self.user.get_username()
+        return self.display_name or self.player_id
 
     @property
     def stratum_code(self) -> str:
@@ -82,29 +145,140 @@ class Player(models.Model):
     def sub_stratum(self) -> str:
         return sub_stratum(self.stratum, self.rating)
 
+    def state(self):
+        """The cascade's view of this player (``registry.scoring.cascade.PlayerState``)."""
+        from registry.ledger import state_of
+
+        return state_of(self)
+
+    def profile(self) -> dict:
+        """Book 6.6 / R27 / R29 metrics plus progress toward promotion (R26 20-75-75)."""
+        from registry.scoring.psf import performance_safety_floor
+
+        out = self.state().profile()
+        if self.anpc is not None and self.stratum == strata.TOP_STRATUM:
+            out["anpc"] = self.anpc
+            out["anpc_set_by_player"] = True
+            out["psf"] = performance_safety_floor(self.rating, self.anpc)
+        out["promotion"] = promotion_progress(self.stratum, self.stratum_games,
+                                              self.stratum_wins, self.rating)
+        return out
+
+
+def promotion_progress(stratum: int, games: int, wins: int, rating: int) -> dict | None:
+    """Where a player stands against R26's three conditions (None in S3: nowhere to go)."""
+    limit = PROMOTION_LIMIT.get(stratum)
+    if limit is None:
+        return None
+    share = None if games == 0 else wins / games
+    return {
+        "games": games, "games_needed": strata.MIN_GAMES,
+        "games_ok": games >= strata.MIN_GAMES,
+        "wins": wins, "win_rate": None if share is None else round(100 * share, 1),
+        "win_rate_needed": 75,
+        "win_rate_ok": games > 0 and wins * 4 >= games * 3,
+        "rating": rating, "rating_limit": limit, "rating_ok": rating > limit,
+        "next": f"S{stratum + 1}",
+    }
+
+
+class ArchivedGame(models.Model):
+    """A game of the registry: a live site game or one submitted by a body (book 5.3.4).
+
+    ``played_at`` (with ``id`` as tie-break) is the chronological key of R30. ``tally`` is the
+    game's tally (R16-R19) as JSON, enough to rate it again without replaying notation.
+    """
+
+    LIVE, SUBMITTED = "live", "submitted"
+    SOURCES = [(LIVE, LIVE), (SUBMITTED, SUBMITTED)]
+    PLAYING, FINISHED, ANNULLED = "live", "finished", "annulled"
+    STATUSES = [(PLAYING, PLAYING), (FINISHED, FINISHED), (ANNULLED, ANNULLED)]
+
+    game_id = models.UUIDField(unique=True, default=uuid.uuid4)
+    live = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="archive")
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="games")
+    variant = models.CharField(max_length=16, default="standard")
+    rated = models.BooleanField(default=True)
+    #: The event's fixed scoring model (book 6.4, R25); "" = each player's own stratum model.
+    scoring_model = models.CharField(max_length=2, blank=True, default="")
+    source = models.CharField(max_length=10, choices=SOURCES, default=LIVE)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PLAYING)
+    player_i = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_o = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    winner = models.CharField(max_length=1, blank=True)  # "I", "O", "-" (null game) or ""
+    reason = models.CharField(max_length=16, blank=True)
+    rounds = models.PositiveIntegerField(default=0)
+    tally = models.JSONField(default=dict, blank=True)
+    stgn = models.TextField(blank=True)
+    played_at = models.DateTimeField(db_index=False)
+    revision = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "played_at"], name="archgame_status_played"),
+            models.Index(fields=["player_i", "played_at"], name="archgame_pi_played"),
+            models.Index(fields=["player_o", "played_at"], name="archgame_po_played"),
+            models.Index(fields=["variant", "status", "played_at"],
+                         name="archgame_var_status_played"),
+            models.Index(fields=["body", "played_at"], name="archgame_body_played"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} game {self.game_id}"
+
+    @property
+    def counts_for_rating(self) -> bool:
+        """In the R30 list: finished, rated, not annulled, with a winner (R12)."""
+        return self.status == self.FINISHED and self.rated and self.winner in ("I", "O")
+
+
+class StratumRecord(models.Model):
+    """One stratum of a player's career, kept when they are promoted (R26, book 6.2.3)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="strata")
+    stratum = models.PositiveSmallIntegerField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    rating_start = models.IntegerField()
+    rating_end = models.IntegerField()
+    started = models.DateTimeField()
+    ended = models.DateTimeField(null=True, blank=True)
+    promoted_by = models.ForeignKey(ArchivedGame, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["player", "stratum"]
+        constraints = [models.UniqueConstraint(fields=["player", "stratum"],
+                                               name="one_record_per_stratum")]
+
 
 class RatingChange(models.Model):
     """One player's rating change from one rated game, with the figures that explain it."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE,
+                             related_name="rating_changes")
     side = models.CharField(max_length=1)
-    model = models.CharField(max_length=2)  # S1 / S2 / S3 (SX: each player's own stratum, R25)
-    stratum = models.PositiveSmallIntegerField()
+    model = models.CharField(max_length=2)  # S1 / S2 / S3
+    stratum = models.PositiveSmallIntegerField()  # at game start
     old_rating = models.IntegerField()
     new_rating = models.IntegerField()  # after the model, before any promotion
     rating_after = models.IntegerField()  # what the player holds after this game (promotion base)
     won = models.BooleanField()
     promoted_to = models.PositiveSmallIntegerField(null=True, blank=True)
     figures = models.JSONField(default=dict)
+    played_at = models.DateTimeField()  # the game's, copied: history in order without a join
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="one_change_per_game")
         ]
-        indexes = [models.Index(fields=["player", "created"])]
-        ordering = ["created", "id"]
+        indexes = [models.Index(fields=["player", "played_at"], name="ratingchange_player_at")]
+        ordering = ["played_at", "game_id"]
 
     @property
     def delta(self) -> int:
@@ -112,27 +286,66 @@ class RatingChange(models.Model):
 
 
 class GameRecord(models.Model):
-    """A record file of a game: the STGE, each STSE and the STDGS (book 6.5.2, R31-R35)."""
+    """A record file of a game: the STGE, each STSE, the STDGS and the STGN (book 6.5.2).
+
+    A correction keeps the old files (``superseded``) and adds the new ones at ``revision``+1.
+    """
 
     STGE, STSE, STDGS, STGN = "STGE", "STSE", "STDGS", "STGN"
     KINDS = [(k, k) for k in (STGE, STSE, STDGS, STGN)]
 
-    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="records")
+    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE, related_name="records")
     kind = models.CharField(max_length=5, choices=KINDS)
     session = models.PositiveIntegerField(default=0)  # 0 for STGE / STDGS / STGN
+    revision = models.PositiveIntegerField(default=0)
     content = models.TextField()
     hash = models.CharField(max_length=64, blank=True)
+    superseded = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "kind", "session"], name="one_record_per_kind")
+            models.UniqueConstraint(fields=["game", "kind", "session", "revision"],
+                                    name="one_record_per_kind_revision")
         ]
 
     @property
     def filename(self) -> str:
         ext = {"STGN": "stgn", "STGE": "stge.yaml", "STSE": "stse.yaml", "STDGS": "stdgs.yaml"}
-        stem = str(self.game.uuid)
+        stem = str(self.game.game_id)
         if self.kind == self.STSE:
             stem += f"-s{self.session}"
+        if self.revision:
+            stem += f"-r{self.revision}"
         return f"{stem}.{ext[self.kind]}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what in the registry, and when (append-only: never updated or deleted)."""
+
+    SUBMIT, ANNUL, CORRECT, RECOMPUTE = "submit", "annul", "correct", "recompute"
+    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE)]
+
+    created = models.DateTimeField(auto_now_add=True)
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    actor_body = models.ForeignKey(AffiliatedBody, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    game = models.ForeignKey(ArchivedGame, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="audit")
+    reason = models.TextField(blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        verbose_name_plural = "audit entries"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValueError("audit entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("audit entries are append-only")

@@ -16,18 +16,18 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
-from registry import recordkeeping
+from registry import ledger, recordkeeping
 from registry.models import (
     AffiliatedBody,
+    ArchivedGame,
     GameRecord,
     Player,
     RatingChange,
 )
-from registry.scoring.strata import is_promotion_due, promoted_base
 
 log = logging.getLogger(__name__)
-
 
 
 def player_of(user) -> Player:
@@ -64,110 +64,78 @@ def _players_block(game) -> dict[str, dict[str, str]]:
     }
 
 
+def archive_of(game) -> ArchivedGame | None:
+    """The registry's game of a live ``play.Game`` (None before ``write_game_entry``)."""
+    return ArchivedGame.objects.filter(live=game).first()
+
+
 def write_game_entry(game) -> GameRecord:
-    """Build and sign the game entry (STGE) when the game starts."""
-    site_body()
+    """When a live game starts: its registry game (status live) and signed game entry."""
+    body = site_body()
+    archived = ArchivedGame.objects.create(
+        game_id=game.uuid, live=game, body=body, variant=game.variant, rated=game.rated,
+        scoring_model=body.scoring_model, source=ArchivedGame.LIVE,
+        status=ArchivedGame.PLAYING, player_i=player_of(game.player_i),
+        player_o=player_of(game.player_o), played_at=game.created,
+    )
     text, digest = recordkeeping.game_entry(
         game_id=str(game.uuid), variant=game.variant, players=_players_block(game),
         created=int(game.created.timestamp()),
     )
-    return GameRecord.objects.create(game=game, kind=GameRecord.STGE, content=text, hash=digest)
+    return GameRecord.objects.create(game=archived, kind=GameRecord.STGE, content=text,
+                                     hash=digest)
 
 
 def finish_game(game, engine) -> None:
-    """At the end of a game: records (STSE, STDGS, STGN) and, when rated, the ratings.
+    """At the end of a live game: records (STSE, STDGS, STGN), the result, and the ratings.
 
     A failure of the records (e.g. the keyring is unusable) is logged and does not stop the
     game from ending or the ratings from moving: the records can be written again from the
-    event log, a game stuck before its last step could not.
+    event log, a game stuck before its last step could not. Ratings go through the ledger,
+    the same path as submitted games and recomputes (R30).
     """
+    from registry.scoring.tally import tally_game
+
+    archived = ArchivedGame.objects.select_for_update().filter(live=game).first()
+    if archived is None:  # a game started before the registry kept games: archive it now
+        write_game_entry(game)
+        archived = ArchivedGame.objects.select_for_update().get(live=game)
     try:
         with transaction.atomic():
-            write_final_records(game, engine)
+            write_final_records(archived, engine)
     except Exception:
         log.exception("the records of game %s could not be written", game.uuid)
-    if game.rated and game.winner in ("I", "O"):
-        rate_game(game, engine)
+    tally = tally_game(engine)
+    archived.status = ArchivedGame.FINISHED
+    archived.winner = game.winner
+    archived.reason = game.reason
+    archived.rounds = tally.rounds
+    archived.tally = ledger.tally_to_json(tally)
+    archived.stgn = engine.stgn()
+    archived.played_at = game.finished or timezone.now()
+    archived.save()
+    ledger.rate_finished_game(archived)
 
 
-def write_final_records(game, engine) -> None:
-    stge = GameRecord.objects.get(game=game, kind=GameRecord.STGE)
+def write_final_records(archived: ArchivedGame, engine) -> None:
+    stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     stse_text, stse_hash = recordkeeping.session_entry(
         game_entry_text=stge.content, place=settings.TALU_PLACE,
-        start=int(game.created.timestamp()), turns=engine.stgn_lines(), board=engine.board(),
-        arbiter=[d.to_dict() for d in engine.arbiter],
+        start=int(archived.live.created.timestamp()), turns=engine.stgn_lines(),
+        board=engine.board(), arbiter=[d.to_dict() for d in engine.arbiter],
     )
-    GameRecord.objects.create(game=game, kind=GameRecord.STSE, session=1, content=stse_text,
-                              hash=stse_hash)
-    GameRecord.objects.create(game=game, kind=GameRecord.STGN, content=engine.stgn())
-    GameRecord.objects.create(game=game, kind=GameRecord.STDGS,
+    GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=1,
+                              content=stse_text, hash=stse_hash)
+    GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=engine.stgn())
+    GameRecord.objects.create(game=archived, kind=GameRecord.STDGS,
                               content=recordkeeping.slip(stge.content, [stse_text]))
 
 
-def rate_game(game, engine) -> list[RatingChange]:
-    """SX (R25): each player rated by their own stratum's model; promotion (R26) applied.
-
-    Null games change no rating (R12). Ratings used are those the players hold now, with the
-    row lock held, so two games ending at once cannot lose an update.
-    """
-    from registry.scoring.sx import score_side
-    from registry.scoring.tally import tally_game
-
-    tally = tally_game(engine)
-    if not tally.rateable:
-        return []
-    with transaction.atomic():
-        players = {
-            "I": Player.objects.select_for_update().get(user_id=game.player_i_id),
-            "O": Player.objects.select_for_update().get(user_id=game.player_o_id),
-        }
-        ratings = {s: p.rating for s, p in players.items()}
-        changes = []
-        for side, p in players.items():
-            other = "O" if side == "I" else "I"
-            model = f"S{p.stratum}"
-            res = score_side(tally, side, model, ratings[side], ratings[other])
-            figures: dict[str, Any] = {"model": model, "tally": tally.codes[side],
-                                       "captures": tally.captures[side], "rounds": tally.rounds,
-                                       "opponent_rating": ratings[other],
-                                       "coefficient": res.coefficient, "points": res.points}
-            figures.update(_jsonable(res.detail()))
-            won = tally.winner == side
-            stratum = p.stratum
-            p.rating = res.new
-            p.stratum_games += 1
-            p.stratum_wins += int(won)
-            promoted = None
-            if is_promotion_due(p.stratum, p.stratum_games, p.stratum_wins, p.rating):  # R26
-                p.rating = promoted_base(p.stratum)
-                p.stratum += 1
-                p.stratum_games = 0
-                p.stratum_wins = 0
-                promoted = p.stratum
-            p.save(update_fields=["rating", "stratum", "stratum_games", "stratum_wins"])
-            changes.append(RatingChange.objects.create(
-                player=p, game=game, side=side, model=model, stratum=stratum,
-                old_rating=ratings[side], new_rating=res.new, rating_after=p.rating, won=won,
-                promoted_to=promoted, figures=figures,
-            ))
-    return changes
-
-
-def _jsonable(value: Any) -> Any:
-    from fractions import Fraction
-
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return float(value)
-    return value
-
-
 def record_links(game) -> list[dict[str, Any]]:
+    """Download links of the current records of a live ``play.Game``."""
     order = {"STGN": 0, "STGE": 1, "STSE": 2, "STDGS": 3}
-    recs = sorted(GameRecord.objects.filter(game=game).only("kind", "session"),
+    recs = sorted(GameRecord.objects.filter(game__live=game, superseded=False)
+                  .only("kind", "session"),
                   key=lambda r: (order.get(r.kind, 9), r.session))
     return [{"kind": r.kind, "session": r.session or None,
              "url": reverse("game_record", args=[game.uuid, r.kind.lower(), r.session])}
@@ -176,7 +144,7 @@ def record_links(game) -> list[dict[str, Any]]:
 
 def rating_changes_of(game) -> dict[str, dict[str, Any]]:
     out = {}
-    for rc in RatingChange.objects.filter(game=game):
+    for rc in RatingChange.objects.filter(game__live=game):
         out[rc.side] = {"model": rc.model, "old": rc.old_rating, "new": rc.new_rating,
                         "after": rc.rating_after, "promoted_to": rc.promoted_to}
     return out

@@ -8,4 +8,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("players/<str:player_id>/", views.profile, name="profile"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/<str:code>/", views.leaderboard, name="leaderboard_stratum"),
 ]

@@ -1,15 +1,17 @@
-"""Accounts (sign up; log in/out are Django's) and player profiles."""
+"""Accounts (sign up; log in/out are Django's), player profiles and the leaderboards."""
 
 from __future__ import annotations
 
 from django.contrib.auth import login
+from django.core.paginator import Paginator
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from play.models import Game
 from registry.forms import SignupForm
-from registry.models import PROMOTION_LIMIT, Player
+from registry.models import ArchivedGame, Player
+from registry.scoring.strata import STRATA
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,20 +48,62 @@ def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: in
     }
 
 
+CHART_POINTS = 200
+RECENT = 30
+PAGE_SIZE = 50
+
+
+def _thin(points: list[int], limit: int = CHART_POINTS) -> list[int]:
+    """At most ``limit`` points of a long history, first and last kept (the chart's shape)."""
+    if len(points) <= limit:
+        return points
+    step = (len(points) - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
+
+
 def profile(request, player_id: str):
-    player = get_object_or_404(Player.objects.select_related("user"), player_id=player_id.upper())
-    changes = list(player.rating_changes.select_related("game").order_by("created", "id"))
-    points = [changes[0].old_rating] if changes else [player.rating]
-    points += [c.rating_after for c in changes]
-    games = (Game.objects.filter(Q(player_i=player.user) | Q(player_o=player.user))
-             .select_related("player_i", "player_o").order_by("-created")[:30])
-    limit = PROMOTION_LIMIT.get(player.stratum)
+    """A player's page (book 6.6): rating, stratum, promotion progress, R29 metrics, PSF (R27)
+    for S3, rating history and recent games. A constant number of queries, whatever the
+    number of games."""
+    player = get_object_or_404(Player.objects.select_related("user", "body"),
+                               player_id=player_id.upper())
+    history = list(player.rating_changes.order_by("played_at", "game_id")
+                   .values_list("old_rating", "rating_after"))
+    points = [history[0][0]] if history else [player.rating]
+    points += [after for _, after in history]
+    changes = list(player.rating_changes.select_related("game")
+                   .order_by("-played_at", "-game_id")[:RECENT])
+    games = list(ArchivedGame.objects.filter(Q(player_i=player) | Q(player_o=player))
+                 .exclude(status=ArchivedGame.PLAYING)
+                 .select_related("player_i__user", "player_o__user", "body")
+                 .order_by("-played_at", "-id")[:RECENT])
     return render(request, "registry/profile.html", {
         "p": player,
-        "changes": list(reversed(changes))[:30],
-        "chart": rating_chart(points),
+        "m": player.profile(),
+        "changes": changes,
+        "chart": rating_chart(_thin(points)),
         "games": games,
-        "promotion_limit": limit,
-        "win_rate": (round(100 * player.stratum_wins / player.stratum_games)
-                     if player.stratum_games else None),
+        "strata": list(player.strata.select_related("promoted_by")),
+    })
+
+
+def leaderboard(request, code: str | None = None):
+    """Players ranked by rating within a stratum (R26): all three (top ten each) or one,
+    paginated. Players appear after their first rated game."""
+    if code is None:
+        boards = []
+        for number, stratum in STRATA.items():
+            top = list(Player.objects.filter(stratum=number, games__gt=0)
+                       .select_related("user").order_by("-rating", "player_id")[:10])
+            boards.append({"code": stratum.code, "name": stratum.name, "players": top})
+        return render(request, "registry/leaderboard.html", {"boards": boards})
+    number = {s.code: n for n, s in STRATA.items()}.get(code.upper())
+    if number is None:
+        raise Http404("no such stratum: S1, S2 or S3")
+    ranked = (Player.objects.filter(stratum=number, games__gt=0).select_related("user")
+              .order_by("-rating", "player_id"))
+    page = Paginator(ranked, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "registry/leaderboard.html", {
+        "stratum": STRATA[number], "page": page,
+        "offset": (page.number - 1) * PAGE_SIZE,
     })

@@ -51,12 +51,12 @@ async def test_flagged_game_warns_both_then_resignation_ends_it(game, players, c
     assert final["game"]["result"]["winner"] == "I"
     assert {r["kind"] for r in final["game"]["records"]} == {"STGN", "STGE", "STSE", "STDGS"}
     # the session entry records the arbiter's decisions (R34); the game was rated
-    stse = await GameRecord.objects.aget(game=game, kind="STSE")
+    stse = await GameRecord.objects.aget(game__live=game, kind="STSE")
     session = yaml.safe_load(stse.content)["session"]
     assert [(a["action"], a["side"]) for a in session["arbiter"]] == [("warn", "I"),
                                                                       ("warn", "O")]
     assert session["turns"][-1] == "!: I"
-    assert await RatingChange.objects.filter(game=game).acount() == 2
+    assert await RatingChange.objects.filter(game__live=game).acount() == 2
     # nothing more can be played
     await comms["I"].send_json_to(step("B2", "B3", final["version"], "late"))
     late = await receive(comms["I"], "rejected", "ack")

@@ -48,7 +48,7 @@ def test_challenge_accept_and_game_page(client, players):
 def test_records_downloads_and_profile(client, game):
     play_line(game, FORFEIT_BY_I)
     kinds = {}
-    for rec in game.records.all():
+    for rec in game.archive.records.all():
         r = client.get(reverse("game_record", args=[game.uuid, rec.kind.lower(), rec.session]))
         assert r.status_code == 200 and "attachment" in r["Content-Disposition"]
         kinds[rec.kind] = r.content.decode()

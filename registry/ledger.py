@@ -1,0 +1,506 @@
+"""The ledger: the one writer of ratings (R30 record cascading over the registry's games).
+
+Ratings are a pure function of the chronological list of rated games
+(:func:`registry.scoring.cascade.cascade`); the ``Player`` and ``RatingChange`` rows are a cache
+of it. Everything here keeps that cache equal to the function:
+
+* :func:`rate_finished_game` (live games at their end, accepted submissions): when no later
+  game involves either player, the game is applied to the two stored states
+  (:func:`~registry.scoring.cascade.apply_game`), two rows written; otherwise (a submission
+  dated in the past) the ratings are cascaded from that game on.
+* :func:`annul_game`, :func:`correct_game`: change the list, then cascade from the first game
+  whose inputs changed.
+* :func:`recompute_from`: the states just before a game come from the state snapshots stored in
+  each player's last earlier ``RatingChange`` (no replay of anything before the game); the games
+  from it on are re-rated in memory from their stored tallies (never notation) and only the
+  rows that differ are written (bulk update/create/delete).
+* :func:`recompute_all`: the same from the first game, with fresh R26 starting states.
+
+Every writer holds one lock (a PostgreSQL advisory lock; SQLite serialises writers anyway), so
+two games ending at once or an annulment during a submission cannot interleave. The chronological
+key is ``(played_at, id)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q
+
+from registry.models import (
+    ArchivedGame,
+    AuditEntry,
+    GameRecord,
+    Player,
+    RatingChange,
+    StratumRecord,
+)
+from registry.scoring.cascade import GameChange, PlayerState, apply_game
+from registry.scoring.cascade import GameRecord as CascadeGame
+from registry.scoring.figures import GameFigures, figures_from_tally
+from registry.scoring.psf import ANPC_WINDOW
+from registry.scoring.tally import Tally, empty_codes
+
+log = logging.getLogger(__name__)
+
+LOCK_KEY = 0x7A1_0006  # pg_advisory_xact_lock key of rating writers
+BATCH = 2000
+#: Progress callback: called with the number of games just handled (a tqdm's ``update``).
+Progress = Callable[[int], Any] | None
+
+RATED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
+
+
+@dataclass
+class Summary:
+    """What a ledger operation did (for the API, the commands and the audit trail)."""
+
+    games_rerated: int = 0
+    players_changed: int = 0
+    rows_written: int = 0
+    changed: dict[str, tuple[int, int]] = field(default_factory=dict)  # player_id: (old, new)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games_rerated": self.games_rerated, "players_changed": self.players_changed,
+                "rows_written": self.rows_written,
+                "ratings": {k: list(v) for k, v in sorted(self.changed.items())}}
+
+
+# --- tallies and figures ------------------------------------------------------------------------
+
+
+def tally_to_json(tally: Tally) -> dict[str, Any]:
+    """A tally as stored in ``ArchivedGame.tally`` (rebuilds the same ``Tally``)."""
+    return {"codes": {s: dict(tally.codes[s]) for s in ("I", "O")},
+            "captures": dict(tally.captures), "rounds": tally.rounds,
+            "winner": tally.winner, "reason": tally.reason}
+
+
+def tally_from_json(data: dict[str, Any]) -> Tally:
+    codes = {s: {**empty_codes(), **data.get("codes", {}).get(s, {})} for s in ("I", "O")}
+    return Tally(codes=codes, captures=dict(data.get("captures") or {"I": 0, "O": 0}),
+                 rounds=int(data.get("rounds", 0)), winner=data.get("winner"),
+                 reason=data.get("reason"))
+
+
+def figures_of(tally_json: dict[str, Any]) -> GameFigures:
+    return figures_from_tally(tally_from_json(tally_json))
+
+
+# --- player states ------------------------------------------------------------------------------
+
+STATE_FIELDS = ("stratum", "rating", "stratum_games", "stratum_wins", "exposure_sum", "games",
+                "wins", "elimination_wins", "invasion_wins")
+
+
+def state_of(player: Player) -> PlayerState:
+    """The cascade's state of a stored player (promotions history is not needed to go on)."""
+    return PlayerState(player.pk, **{f: getattr(player, f) for f in STATE_FIELDS},
+                       recent_npc=deque(player.recent_npc or [], maxlen=ANPC_WINDOW))
+
+
+def snapshot(state: PlayerState) -> dict[str, Any]:
+    """A state as stored in ``RatingChange.figures["state"]``: the player after that game."""
+    out: dict[str, Any] = {f: getattr(state, f) for f in STATE_FIELDS}
+    out["recent_npc"] = list(state.recent_npc)
+    return out
+
+
+def state_from_snapshot(pk: int, snap: dict[str, Any]) -> PlayerState:
+    return PlayerState(pk, **{f: snap[f] for f in STATE_FIELDS},
+                       recent_npc=deque(snap.get("recent_npc", []), maxlen=ANPC_WINDOW))
+
+
+def _player_values(state: PlayerState) -> dict[str, Any]:
+    out = {f: getattr(state, f) for f in STATE_FIELDS}
+    out["recent_npc"] = list(state.recent_npc)
+    return out
+
+
+# --- rating-change rows -------------------------------------------------------------------------
+
+
+def _figures_json(figures: GameFigures, change: GameChange, side: str, opponent_start: int,
+                  state: PlayerState) -> dict[str, Any]:
+    sc = change.sides[side]
+    sf = figures.sides[side]
+    out: dict[str, Any] = {
+        "model": sc.model, "opponent_rating": opponent_start, "rounds": figures.rounds,
+        "reason": figures.reason, "coefficient": sc.coefficient, "points": sc.points,
+        "s1_points": sf.s1_points, "pc": sf.pc_float, "npc": sf.npc,
+    }
+    if sc.model == "S3":
+        out["ec"] = 2 * sc.old / (sc.old + opponent_start)
+        out["success_k"] = figures.success_k
+    out["state"] = snapshot(state)
+    return out
+
+
+def _rows_of(change: GameChange, figures: GameFigures, game_pk: int, played_at: datetime,
+             states: dict[int, PlayerState]) -> list[dict[str, Any]]:
+    rows = []
+    for side, opp in (("I", "O"), ("O", "I")):
+        sc = change.sides[side]
+        rows.append({
+            "player_id": sc.player, "game_id": game_pk, "side": side, "model": sc.model,
+            "stratum": sc.stratum, "old_rating": sc.old, "new_rating": sc.new,
+            "rating_after": sc.rating_after, "won": figures.winner == side,
+            "promoted_to": sc.promoted_to, "played_at": played_at,
+            "figures": _figures_json(figures, change, side, change.sides[opp].old,
+                                     states[sc.player]),
+        })
+    return rows
+
+
+ROW_FIELDS = ("side", "model", "stratum", "old_rating", "new_rating", "rating_after", "won",
+              "promoted_to", "played_at", "figures")
+
+
+# --- locking and ordering -----------------------------------------------------------------------
+
+
+def _lock() -> None:
+    """Serialise rating writers (inside the caller's transaction)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+
+
+def _after_q(played_at: datetime, pk: int) -> Q:
+    """Strictly after (played_at, pk) in the chronological order (R30)."""
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
+
+
+def _before_rc_q(played_at: datetime, game_pk: int) -> Q:
+    return Q(played_at__lt=played_at) | Q(played_at=played_at, game_id__lt=game_pk)
+
+
+def _cascade_game(row: tuple) -> tuple[CascadeGame, GameFigures]:
+    pk, pi, po, model, tally = row[:5]
+    figures = figures_of(tally)
+    return CascadeGame(pk, pi, po, figures, model or None), figures
+
+
+# --- rating one finished game -------------------------------------------------------------------
+
+
+def rate_finished_game(game: ArchivedGame) -> Summary:
+    """Rate a game that has just finished (live) or been accepted (submission).
+
+    Must run after ``game`` is saved with its final status, tally and ``played_at``.
+    """
+    with transaction.atomic():
+        _lock()
+        if not game.counts_for_rating:
+            return Summary()
+        later = (ArchivedGame.objects.filter(RATED_Q)
+                 .filter(Q(player_i__in=[game.player_i_id, game.player_o_id])
+                         | Q(player_o__in=[game.player_i_id, game.player_o_id]))
+                 .filter(_after_q(game.played_at, game.pk)).exists())
+        if later:
+            return recompute_from(game)
+        return _append(game)
+
+
+def _append(game: ArchivedGame) -> Summary:
+    """The fast path: ``game`` is the newest game of both its players."""
+    players = {p.pk: p for p in Player.objects.select_for_update()
+               .filter(pk__in=[game.player_i_id, game.player_o_id])}
+    states = {pk: state_of(p) for pk, p in players.items()}
+    before = {pk: p.rating for pk, p in players.items()}
+    record, figures = _cascade_game((game.pk, game.player_i_id, game.player_o_id,
+                                     game.scoring_model, game.tally))
+    change = apply_game(states, record)
+    rows = _rows_of(change, figures, game.pk, game.played_at, states)
+    RatingChange.objects.filter(game=game).delete()
+    RatingChange.objects.bulk_create([RatingChange(**r) for r in rows])
+    summary = Summary(games_rerated=1, rows_written=2)
+    for pk, p in players.items():
+        for f, v in _player_values(states[pk]).items():
+            setattr(p, f, v)
+        p.save(update_fields=[*STATE_FIELDS, "recent_npc"])
+        summary.changed[p.player_id] = (before[pk], p.rating)
+    summary.players_changed = sum(1 for o, n in summary.changed.values() if o != n)
+    rebuild_stratum_records(players.keys())
+    return summary
+
+
+# --- recompute ----------------------------------------------------------------------------------
+
+
+def _states_before(game_key: tuple[datetime, int] | None,
+                   player_pks: set[int]) -> dict[int, PlayerState]:
+    """Each player's state just before ``game_key`` (None: the very start, R26 defaults).
+
+    Read from the snapshot in the player's last earlier rating change; a row without one
+    (written before snapshots existed) falls back to a full in-memory cascade.
+    """
+    if game_key is None or not player_pks:
+        return {}
+    played_at, game_pk = game_key
+    earlier = RatingChange.objects.filter(_before_rc_q(played_at, game_pk))
+    states: dict[int, PlayerState] = {}
+    pks = sorted(player_pks)
+    for i in range(0, len(pks), BATCH):
+        chunk = pks[i:i + BATCH]
+        if connection.vendor == "postgresql":
+            rows = (earlier.filter(player_id__in=chunk)
+                    .order_by("player_id", "-played_at", "-game_id")
+                    .distinct("player_id").values_list("player_id", "figures"))
+        else:
+            from django.db.models import OuterRef, Subquery
+
+            last = (earlier.filter(player_id=OuterRef("pk"))
+                    .order_by("-played_at", "-game_id").values("pk")[:1])
+            ids = (Player.objects.filter(pk__in=chunk).annotate(rc=Subquery(last))
+                   .exclude(rc=None).values_list("rc", flat=True))
+            rows = RatingChange.objects.filter(pk__in=list(ids)).values_list("player_id",
+                                                                              "figures")
+        for pk, figures in rows:
+            snap = (figures or {}).get("state")
+            if snap is None:
+                return _states_by_cascade(game_key, player_pks)
+            states[pk] = state_from_snapshot(pk, snap)
+    return states
+
+
+def _states_by_cascade(game_key: tuple[datetime, int],
+                       player_pks: set[int]) -> dict[int, PlayerState]:
+    played_at, game_pk = game_key
+    states: dict[int, PlayerState] = {}
+    rows = (ArchivedGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
+            .exclude(pk=game_pk).order_by("played_at", "id")
+            .values_list("pk", "player_i_id", "player_o_id", "scoring_model", "tally"))
+    for row in rows.iterator(chunk_size=BATCH):
+        apply_game(states, _cascade_game(row)[0])
+    return {pk: s for pk, s in states.items() if pk in player_pks}
+
+
+def recompute_from(game: ArchivedGame | None, progress: Progress = None,
+                   *, start_key: tuple[datetime, int] | None = None) -> Summary:
+    """R30: re-rate every rated game from ``game`` (inclusive) on, for every player.
+
+    ``game`` None means from the very first game (a full recompute). ``start_key`` overrides
+    the starting point (a correction that moves a game earlier starts there).
+    """
+    with transaction.atomic():
+        _lock()
+        key = start_key or (None if game is None else (game.played_at, game.pk))
+        games = ArchivedGame.objects.filter(RATED_Q)
+        if key is not None:
+            games = games.filter(_after_q(*key) | Q(played_at=key[0], pk=key[1]))
+        rows = list(games.order_by("played_at", "id").values_list(
+            "pk", "player_i_id", "player_o_id", "scoring_model", "tally", "played_at"))
+        involved: set[int] = set()
+        for r in rows:
+            involved.add(r[1])
+            involved.add(r[2])
+        # The rating changes now stored from the start key on (of any game, counted or not).
+        existing_q = RatingChange.objects.all()
+        if key is not None:
+            existing_q = existing_q.exclude(_before_rc_q(*key))
+        if game is not None:
+            involved.add(game.player_i_id)
+            involved.add(game.player_o_id)
+        involved |= set(existing_q.values_list("player_id", flat=True).distinct())
+        states = _states_before(key, involved)
+        start_states = {pk: states[pk].copy() if pk in states else PlayerState(pk)
+                        for pk in involved}
+        states = {pk: s.copy() for pk, s in start_states.items()}
+
+        new_rows: dict[tuple[int, int], dict[str, Any]] = {}
+        for n, row in enumerate(rows, 1):
+            record, figures = _cascade_game(row)
+            change = apply_game(states, record)
+            for r in _rows_of(change, figures, row[0], row[5], states):
+                new_rows[(r["game_id"], r["player_id"])] = r
+            if progress is not None and n % 1000 == 0:
+                progress(1000)
+        if progress is not None:
+            progress(len(rows) % 1000)
+        summary = _write_rows(existing_q, new_rows)
+        summary.games_rerated = len(rows)
+        _write_players(states, start_states, summary)
+        rebuild_stratum_records(involved)
+    return summary
+
+
+def _write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> Summary:
+    summary = Summary()
+    to_update: list[RatingChange] = []
+    to_delete: list[int] = []
+    seen: set[tuple[int, int]] = set()
+    cols = ("pk", "game_id", "player_id", *ROW_FIELDS)
+    for values in existing_q.values_list(*cols).iterator(chunk_size=BATCH):
+        pk, game_pk, player_pk, *rest = values
+        key = (game_pk, player_pk)
+        want = new_rows.get(key)
+        if want is None:
+            to_delete.append(pk)
+            continue
+        seen.add(key)
+        if any(want[f] != v for f, v in zip(ROW_FIELDS, rest, strict=True)):
+            to_update.append(RatingChange(pk=pk, **{f: want[f] for f in ROW_FIELDS}))
+    for i in range(0, len(to_delete), BATCH):
+        RatingChange.objects.filter(pk__in=to_delete[i:i + BATCH]).delete()
+    RatingChange.objects.bulk_update(to_update, list(ROW_FIELDS), batch_size=500)
+    creates = [RatingChange(**r) for k, r in new_rows.items() if k not in seen]
+    RatingChange.objects.bulk_create(creates, batch_size=BATCH)
+    summary.rows_written = len(to_delete) + len(to_update) + len(creates)
+    return summary
+
+
+def _write_players(states: dict[int, PlayerState], start: dict[int, PlayerState],
+                   summary: Summary) -> None:
+    changed: list[Player] = []
+    for player in Player.objects.filter(pk__in=list(states)).only(
+            "pk", "player_id", "recent_npc", *STATE_FIELDS).iterator(chunk_size=BATCH):
+        want = _player_values(states[player.pk])
+        have = {f: getattr(player, f) for f in want}
+        if want != have:
+            old = player.rating
+            for f, v in want.items():
+                setattr(player, f, v)
+            changed.append(player)
+            if old != player.rating:
+                summary.changed[player.player_id] = (old, player.rating)
+    Player.objects.bulk_update(changed, [*STATE_FIELDS, "recent_npc"], batch_size=BATCH)
+    summary.players_changed = len(changed)
+    summary.rows_written += len(changed)
+
+
+def recompute_all(progress: Progress = None) -> Summary:
+    """Every rating from the first game on (R30); writes only what differs."""
+    return recompute_from(None, progress)
+
+
+# --- stratum history ----------------------------------------------------------------------------
+
+
+def rebuild_stratum_records(player_pks: Iterable[int]) -> None:
+    """Rebuild the per-stratum history (R26, book 6.2.3) of these players from their
+    rating changes: one row per stratum reached, closed by the game that promoted them."""
+    pks = list(player_pks)
+    for i in range(0, len(pks), BATCH):
+        chunk = pks[i:i + BATCH]
+        created = dict(Player.objects.filter(pk__in=chunk).values_list("pk", "created"))
+        rows: dict[int, list[StratumRecord]] = {}
+        changes = (RatingChange.objects.filter(player_id__in=chunk)
+                   .order_by("player_id", "played_at", "game_id")
+                   .values_list("player_id", "game_id", "stratum", "old_rating",
+                                "rating_after", "won", "promoted_to", "played_at"))
+        for pk, game_pk, stratum, old, after, won, promoted_to, at in changes.iterator(
+                chunk_size=BATCH):
+            recs = rows.setdefault(pk, [])
+            if not recs or recs[-1].ended is not None:
+                recs.append(StratumRecord(player_id=pk, stratum=stratum, rating_start=old,
+                                          rating_end=old, started=created[pk] if not recs
+                                          else recs[-1].ended))
+            cur = recs[-1]
+            cur.games += 1
+            cur.wins += int(won)
+            cur.rating_end = after
+            if promoted_to is not None:
+                cur.ended = at
+                cur.promoted_by_id = game_pk
+                cur.rating_end = after
+        StratumRecord.objects.filter(player_id__in=chunk).delete()
+        flat = [r for recs in rows.values() for r in recs]
+        for recs in rows.values():  # the open stratum a promotion led to, still empty
+            last = recs[-1]
+            if last.ended is not None and last.stratum < 3:
+                flat.append(StratumRecord(player_id=last.player_id, stratum=last.stratum + 1,
+                                          rating_start=last.rating_end,
+                                          rating_end=last.rating_end, started=last.ended))
+        StratumRecord.objects.bulk_create(flat, batch_size=BATCH)
+
+
+# --- annul and correct --------------------------------------------------------------------------
+
+
+def _audit(action: str, game: ArchivedGame | None, reason: str, before: dict, after: dict,
+           actor_user=None, actor_body=None) -> AuditEntry:
+    return AuditEntry.objects.create(action=action, game=game, reason=reason, before=before,
+                                     after=after, actor_user=actor_user, actor_body=actor_body)
+
+
+def _game_facts(game: ArchivedGame) -> dict[str, Any]:
+    return {"status": game.status, "winner": game.winner, "reason": game.reason,
+            "rounds": game.rounds, "revision": game.revision,
+            "played_at": game.played_at.isoformat() if game.played_at else None}
+
+
+def annul_game(game: ArchivedGame, *, reason: str, actor_user=None,
+               actor_body=None) -> Summary:
+    """R30: the game is struck from the list; every rating from it on is recomputed."""
+    if not reason or not reason.strip():
+        raise ValueError("an annulment needs a reason")
+    with transaction.atomic():
+        _lock()
+        game = ArchivedGame.objects.select_for_update().get(pk=game.pk)
+        if game.status == ArchivedGame.ANNULLED:
+            raise ValueError("this game is already annulled")
+        if game.status != ArchivedGame.FINISHED:
+            raise ValueError("only a finished game can be annulled")
+        before = _game_facts(game)
+        game.status = ArchivedGame.ANNULLED
+        game.save(update_fields=["status", "updated"])
+        summary = recompute_from(game)
+        _audit(AuditEntry.ANNUL, game, reason, before,
+               {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
+    return summary
+
+
+def correct_game(game: ArchivedGame, stse_texts: list[str], *, reason: str, actor_user=None,
+                 actor_body=None) -> Summary:
+    """A corrected set of session entries for the same game entry (verified like a
+    submission, against the key of the body that holds the game); the old records are kept,
+    marked superseded; ratings are recomputed from the earlier of the old and new dates."""
+    from registry.submission import SubmissionRejected, verify_sessions
+
+    if not reason or not reason.strip():
+        raise SubmissionRejected(["a correction needs a reason"])
+    with transaction.atomic():
+        _lock()
+        game = ArchivedGame.objects.select_for_update().select_related("body").get(pk=game.pk)
+        if game.status != ArchivedGame.FINISHED:
+            raise SubmissionRejected([f"only a finished game can be corrected (this one is "
+                                      f"{game.status})"])
+        stge = game.records.filter(kind=GameRecord.STGE, superseded=False).first()
+        if stge is None:
+            raise SubmissionRejected(["the game has no game entry to correct against"])
+        checked = verify_sessions(game.body, stge.content, stse_texts)
+        before = _game_facts(game)
+        old_key = (game.played_at, game.pk)
+        revision = game.revision + 1
+        game.records.exclude(kind=GameRecord.STGE).filter(superseded=False).update(
+            superseded=True)
+        from registry.submission import archive_records
+
+        archive_records(game, checked, revision=revision, include_entry=False)
+        game.winner, game.reason = checked.winner, checked.reason
+        game.rounds, game.tally, game.stgn = checked.rounds, checked.tally, checked.stgn
+        game.played_at, game.revision = checked.played_at, revision
+        game.save()
+        new_key = (game.played_at, game.pk)
+        summary = recompute_from(game, start_key=min(old_key, new_key))
+        _audit(AuditEntry.CORRECT, game, reason, before,
+               {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
+    return summary
+
+
+def audited_recompute_all(progress: Progress = None, *, actor_user=None) -> Summary:
+    """:func:`recompute_all` with its audit entry (the management command's entry point)."""
+    summary = recompute_all(progress)
+    _audit(AuditEntry.RECOMPUTE, None, "full recompute", {}, summary.as_dict(), actor_user)
+    return summary
+
+
+def chronological(games: Iterable[ArchivedGame]) -> Iterator[ArchivedGame]:
+    return iter(sorted(games, key=lambda g: (g.played_at, g.pk)))
