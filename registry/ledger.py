@@ -270,14 +270,30 @@ def _states_before(game_key: tuple[datetime, int] | None,
     return states
 
 
+def _seeds(player_pks: set[int]) -> dict[int, PlayerState]:
+    """The states players entered the registry with (R26 defaults or imported standings)."""
+    out: dict[int, PlayerState] = {}
+    pks = sorted(player_pks)
+    for i in range(0, len(pks), BATCH):
+        for pk, stratum, rating in Player.objects.filter(pk__in=pks[i:i + BATCH]).values_list(
+                "pk", "start_stratum", "start_rating"):
+            out[pk] = PlayerState(pk, stratum=stratum, rating=rating)
+    return out
+
+
 def _states_by_cascade(game_key: tuple[datetime, int],
                        player_pks: set[int]) -> dict[int, PlayerState]:
     played_at, game_pk = game_key
     states: dict[int, PlayerState] = {}
+    seeded: set[int] = set()
     rows = (ArchivedGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
             .exclude(pk=game_pk).order_by("played_at", "id")
             .values_list("pk", "player_i_id", "player_o_id", "scoring_model", "tally"))
     for row in rows.iterator(chunk_size=BATCH):
+        fresh = {row[1], row[2]} - seeded
+        if fresh:
+            states.update(_seeds(fresh))
+            seeded |= fresh
         apply_game(states, _cascade_game(row)[0])
     return {pk: s for pk, s in states.items() if pk in player_pks}
 
@@ -310,8 +326,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
             involved.add(game.player_o_id)
         involved |= set(existing_q.values_list("player_id", flat=True).distinct())
         states = _states_before(key, involved)
-        start_states = {pk: states[pk].copy() if pk in states else PlayerState(pk)
-                        for pk in involved}
+        start_states = {**_seeds(involved - set(states)), **states}
         states = {pk: s.copy() for pk, s in start_states.items()}
 
         new_rows: dict[tuple[int, int], dict[str, Any]] = {}

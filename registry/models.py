@@ -122,6 +122,10 @@ class Player(models.Model):
     elimination_wins = models.PositiveIntegerField(default=0)
     invasion_wins = models.PositiveIntegerField(default=0)
     recent_npc = models.JSONField(default=list, blank=True)  # R27: last 10 S3 NPc, oldest first
+    #: The standing the player entered the registry with, before any game here: R26's S1 and
+    #: 250, or standings imported from an earlier record (the cascade's ``initial``, R30).
+    start_stratum = models.PositiveSmallIntegerField(default=1)
+    start_rating = models.IntegerField(default=strata.START_RATING)
     anpc = models.FloatField(null=True, blank=True)  # R27: the player's own aNPc setting
     created = models.DateTimeField(auto_now_add=True)
 
