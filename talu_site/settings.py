@@ -189,12 +189,57 @@ if not DEBUG:
 X_FRAME_OPTIONS = "DENY"
 
 # --- REST framework ---------------------------------------------------------------------------
+# The API (registry/api, docs/api.md). Throttle rates: TALU_API_RATE_ANON / _USER / _BODY
+# ("120/minute"); counters live in the default cache (per process unless CACHES is shared).
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_SCHEMA_CLASS": "registry.api.schema.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "registry.api.auth.BodyTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["registry.api.permissions.ReadOrWriter"],
+    "DEFAULT_PAGINATION_CLASS": "registry.api.pagination.Pagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "registry.api.throttling.AnonRateThrottle",
+        "registry.api.throttling.UserRateThrottle",
+        "registry.api.throttling.BodyRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("TALU_API_RATE_ANON", "120/minute"),
+        "user": os.environ.get("TALU_API_RATE_USER", "600/minute"),
+        "body": os.environ.get("TALU_API_RATE_BODY", "600/minute"),
+    },
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "registry.api.negotiation.LenientNegotiation",
+    "EXCEPTION_HANDLER": "registry.api.errors.handle",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-SPECTACULAR_SETTINGS = {"TITLE": "talu play server API", "VERSION": "0.1.0"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "talu play server API",
+    "DESCRIPTION": "Players, games, records (STGN, STGE/STSE/STDGS), rating history, "
+                   "leaderboards, affiliated bodies; game submission and annulment by bodies. "
+                   "See docs/api.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "COMPONENT_NO_READ_ONLY_REQUIRED": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    # Swagger UI and Redoc from the drf-spectacular-sidecar package: no CDN needed.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+INSTALLED_APPS += ["drf_spectacular_sidecar"]  # static files of the interactive API page
 
 # --- talu -------------------------------------------------------------------------------------
 TALU_KEYRING = Path(os.environ.get("TALU_KEYRING") or VAR_DIR / "keyring")

@@ -1,13 +1,17 @@
-"""URL map: accounts, lobby and games (play), profiles (registry), admin, API schema."""
+"""URL map: accounts, lobby and games (play), profiles (registry), admin, the REST API."""
 
 from django.contrib import admin
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from talu_site.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/v1/", include("registry.api.urls")),
     path("", include("registry.urls")),
     path("", include("play.urls")),
 ]

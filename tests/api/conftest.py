@@ -1,0 +1,91 @@
+"""API tests: Django configured here (as in tests/site), bodies and keys from tests/registry.
+
+The affiliated bodies and their session-wide GnuPG keys are the registry tests' fixtures
+(``body_keys``, ``body``, ``other_body``), reused rather than made a second time. Each test gets
+a token of body A and two of its players. Throttle rates are raised for every test except where
+a test lowers them (``test_throttling``), and the throttle counters are cleared between tests.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
+os.environ.setdefault("TALU_KEYRING", tempfile.mkdtemp(prefix="talu-test-keyring-"))
+
+import django
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+# Test modules import models at collection time, before pytest-django sets Django up.
+django.setup()
+
+from tests.api import helpers  # noqa: E402
+from tests.registry import conftest as registry_fixtures  # noqa: E402
+
+# The registry tests' fixtures, reused: session keys of two bodies and their registry rows.
+body_keys = registry_fixtures.body_keys
+body = registry_fixtures.body
+other_body = registry_fixtures.other_body
+
+HIGH_RATES = {"anon": "100000/minute", "user": "100000/minute", "body": "100000/minute"}
+
+
+@pytest.fixture(autouse=True)
+def _api_settings(settings):
+    """Generous throttle rates and empty throttle counters for each test."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def body_a(body):
+    """Body A (Szeged): the one whose token the tests mostly use."""
+    return body
+
+
+@pytest.fixture
+def body_b(other_body):
+    """Body B (Pécs): another body, with its own key."""
+    return other_body
+
+
+@pytest.fixture
+def token_a(body_a) -> str:
+    from registry.tokens import issue_token
+
+    return issue_token(body_a, label="tests")
+
+
+@pytest.fixture
+def token_b(body_b) -> str:
+    from registry.tokens import issue_token
+
+    return issue_token(body_b, label="tests")
+
+
+def token_client(token: str) -> APIClient:
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return c
+
+
+@pytest.fixture
+def body_client(token_a) -> APIClient:
+    """A client speaking for body A through its token."""
+    return token_client(token_a)
+
+
+@pytest.fixture
+def pair(body_a):
+    """Two registered players of body A: (player I, player O)."""
+    return helpers.make_player("Marcus Tarell", body_a), helpers.make_player("Alice Vorin", body_a)
