@@ -4,23 +4,37 @@ One consumer per open socket on ``/ws/game/<uuid>/``. Players may send steps; sp
 anonymous users only listen. Every outgoing ``update`` carries the version range it covers;
 the consumer remembers the last version it delivered, drops what it already sent and fills any
 gap from the database, so a message lost by the channel layer is never a lost step.
+
+Several server processes share one game through the channel layer (Redis). Nothing the layer
+does wrong may cost a step or kill a socket: a failed layer call is logged and skipped, the
+socket's receive from the layer retries with backoff while Redis is away, and every socket has
+a heartbeat (``play.conf.heartbeat``) that re-joins its group (a restarted Redis forgot every
+membership), refreshes its presence row and sends any step the database has and it has not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import random
+from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from play import services
+from play import conf, services
 
 log = logging.getLogger(__name__)
 
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
+LAYER_TIMEOUT = 5.0  # seconds a channel-layer call may take before it is given up
+TRY_AGAIN_LATER = 1013  # websocket close code: the server is full, reconnect later
+
+_open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTIONS)
 
 
 def group_name(game_id) -> str:
@@ -31,17 +45,56 @@ class GameConsumer(AsyncWebsocketConsumer):
     game_id: str
     side: str | None = None
     sent_version: int = -1  # the last version this client has been given
+    counted: bool = False  # holds one of this process's socket slots
+    joined: bool = False
+    _heartbeat: asyncio.Task | None = None
+
+    # Channels assigns ``channel_receive`` (the read from the layer) in ``__call__``; wrapping
+    # it here keeps the consumer alive while Redis is down instead of crashing the socket.
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict]]:
+        return self._channel_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict]]) -> None:
+        async def resilient() -> dict:
+            delay = 0.2
+            while True:
+                try:
+                    return await receive()
+                except Exception as err:  # Redis away: wait for it, the heartbeat catches up
+                    log.warning("channel layer receive failed (%s); retrying in %.1fs",
+                                err, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+
+        self._channel_receive = resilient
 
     async def connect(self) -> None:
+        global _open_sockets
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        self.joined = False
+        self.lock = asyncio.Lock()  # one delivery at a time: the heartbeat runs beside us
+        self.count_sent: int | None = None
+        cap = conf.max_connections()
+        if cap and _open_sockets >= cap:
+            await self.accept()
+            await self.send_json({"type": "error", "code": "busy",
+                                  "message": "this server is full; reconnect in a moment"})
+            await self.close(code=TRY_AGAIN_LATER)
+            return
+        _open_sockets += 1
+        self.counted = True
         try:
             game, side, count = await database_sync_to_async(services.join)(
-                self.game_id, self.channel_name, self.user)
+                self.game_id, self.channel_name, self.user, conf.SERVER_ID)
         except Exception:
             log.exception("websocket join failed")
-            await self.close(code=1011)
+            await self.accept()
+            await self.send_json({"type": "error", "code": "busy",
+                                  "message": "the server cannot reach its database; "
+                                             "reconnect in a moment"})
+            await self.close(code=TRY_AGAIN_LATER)
             return
         if game is None:
             await self.accept()
@@ -51,27 +104,70 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.side = side
         self.joined = True
-        await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
+        await self._layer(self.channel_layer.group_add, group_name(self.game_id),
+                          self.channel_name)
         await self.accept()
         await self.send_json({"type": "welcome", "role": "player" if side else "spectator",
                               "side": side, "spectators": count,
                               "max_message": settings.TALU_WS_MAX_MESSAGE})
-        await self._send_sync(None)
-        await self.channel_layer.group_send(group_name(self.game_id),
-                                            {"type": "presence", "spectators": count})
+        self.count_sent = count
+        await self._send_sync(_query_last_version(self.scope))
+        await self._layer(self.channel_layer.group_send, group_name(self.game_id),
+                          {"type": "presence", "spectators": count})
+        self._heartbeat = asyncio.ensure_future(self._beat())
 
     async def disconnect(self, code: int) -> None:
-        if not getattr(self, "joined", False):
+        global _open_sockets
+        if self.counted:
+            self.counted = False
+            _open_sockets -= 1
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        if not self.joined:
             return
-        await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
+        await self._layer(self.channel_layer.group_discard, group_name(self.game_id),
+                          self.channel_name)
         try:
             game, count = await database_sync_to_async(services.leave)(self.channel_name)
         except Exception:
-            log.exception("websocket leave failed")
+            log.exception("websocket leave failed")  # the row goes stale and is ignored
             return
         if game is not None:
-            await self.channel_layer.group_send(group_name(self.game_id),
-                                                {"type": "presence", "spectators": count})
+            await self._layer(self.channel_layer.group_send, group_name(self.game_id),
+                              {"type": "presence", "spectators": count})
+
+    async def _layer(self, call: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+        """One channel-layer call that may fail (Redis restarting) without failing us."""
+        try:
+            await asyncio.wait_for(call(*args), LAYER_TIMEOUT)
+            return True
+        except Exception as err:
+            log.warning("channel layer %s failed: %s", getattr(call, "__name__", call), err)
+            return False
+
+    async def _beat(self) -> None:
+        """Every heartbeat: re-join the group, refresh presence, catch up on missed steps."""
+        role = "player" if self.side else "spectator"
+        period = conf.heartbeat()
+        while True:
+            await asyncio.sleep(period * random.uniform(0.8, 1.2))  # spread the beats
+            try:
+                await self._layer(self.channel_layer.group_add, group_name(self.game_id),
+                                  self.channel_name)
+                found = await database_sync_to_async(services.touch)(
+                    self.game_id, self.channel_name, role, conf.SERVER_ID)
+                if found is None:
+                    continue
+                version, count = found
+                if version > self.sent_version:
+                    await self._catch_up(version)
+                if count != self.count_sent:
+                    self.count_sent = count
+                    await self.send_json({"type": "spectators", "count": count})
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away too: beat again later
+                log.warning("websocket heartbeat failed", exc_info=True)
 
     # --- incoming -----------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -132,21 +228,26 @@ class GameConsumer(AsyncWebsocketConsumer):
             # Deliver to this client at once (the ack's version must be visible to it), then
             # to everyone; this consumer will drop its own copy as already sent.
             await self._deliver(update)
-            await self.channel_layer.group_send(group_name(self.game_id),
-                                                {"type": "game.update", "update": update})
+            await self._layer(self.channel_layer.group_send, group_name(self.game_id),
+                              {"type": "game.update", "update": update})
 
     # --- outgoing -----------------------------------------------------------------------------
     async def game_update(self, event: dict[str, Any]) -> None:
         await self._deliver(event["update"])
 
     async def presence(self, event: dict[str, Any]) -> None:
+        self.count_sent = event["spectators"]
         await self.send_json({"type": "spectators", "count": event["spectators"]})
 
     async def _deliver(self, update: dict[str, Any]) -> None:
+        async with self.lock:
+            await self._deliver_locked(update)
+
+    async def _deliver_locked(self, update: dict[str, Any]) -> None:
         if update["version"] <= self.sent_version:
             return  # already delivered (our own broadcast, or a late duplicate)
         if update["from_version"] > self.sent_version:
-            await self._send_sync(self.sent_version)  # a gap: answer from the database
+            await self._sync_locked(self.sent_version)  # a gap: answer from the database
             return
         if update["from_version"] < self.sent_version:
             update = dict(update)
@@ -156,6 +257,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(update)
 
     async def _send_sync(self, last_version: int | None) -> None:
+        async with self.lock:
+            await self._sync_locked(last_version)
+
+    async def _catch_up(self, version: int) -> None:
+        """Send what the database has beyond what this client was given (none lost)."""
+        async with self.lock:
+            if version > self.sent_version:
+                await self._sync_locked(self.sent_version)
+
+    async def _sync_locked(self, last_version: int | None) -> None:
         data = await database_sync_to_async(services.sync)(self.game_id, last_version)
         if data is None:
             await self.error("not_found", "there is no such game")
@@ -171,6 +282,19 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+
+def _query_last_version(scope: dict[str, Any]) -> int | None:
+    """``?last_version=N`` of a reconnecting client: its first update then holds what it
+    missed (no race with steps broadcast between the handshake and a ``hello``)."""
+    raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("last_version")
+    if not raw:
+        return None
+    try:
+        value = int(raw[-1])
+    except ValueError:
+        return None
+    return value if value >= 0 else None
 
 
 def _plain(value: Any) -> bool:

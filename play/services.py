@@ -18,6 +18,7 @@ import random
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,6 +27,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from play import conf
 from play.models import Challenge, Game, GameEvent, Watcher
 from play.rules import Game as Engine
 from play.rules import GameOverError, IllegalStepError, Side, Step, StepFormatError, TaluError
@@ -428,9 +430,19 @@ def live_games(limit: int = 50):
 
 
 # --- presence ---------------------------------------------------------------------------------
+#
+# One ``Watcher`` row per open socket, shared by every process through the database. A row is
+# alive while its socket's heartbeat (``touch``) keeps ``seen`` fresh; rows of a killed process
+# stop beating, are ignored by counts after ``conf.stale_after()`` seconds and deleted by the
+# next join on their game.
 
 
-def join(game_uuid, channel_name: str, user) -> tuple[Game | None, str | None, int]:
+def _stale_cutoff():
+    return timezone.now() - timedelta(seconds=conf.stale_after())
+
+
+def join(game_uuid, channel_name: str, user, server: str = "") -> tuple[Game | None, str | None,
+                                                                          int]:
     """Register an open socket; returns (game, the user's side or None, spectator count)."""
     game = Game.objects.filter(uuid=game_uuid).first()
     if game is None:
@@ -438,8 +450,27 @@ def join(game_uuid, channel_name: str, user) -> tuple[Game | None, str | None, i
     side = game.side_of(user)
     Watcher.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"game": game, "role": "player" if side else "spectator"})
+        defaults={"game": game, "role": "player" if side else "spectator", "server": server,
+                  "seen": timezone.now()})
+    Watcher.objects.filter(game=game, seen__lt=_stale_cutoff()).delete()
     return game, side, spectator_count(game)
+
+
+def touch(game_uuid, channel_name: str, role: str, server: str = "") -> tuple[int, int] | None:
+    """A socket's heartbeat: it is still there. Returns (game version, spectator count).
+
+    Re-creates the row when it is gone (deleted as stale while its process was stalled), so
+    a live socket is always counted again by its next heartbeat.
+    """
+    game = Game.objects.filter(uuid=game_uuid).only("pk", "version").first()
+    if game is None:
+        return None
+    now = timezone.now()
+    if not Watcher.objects.filter(channel_name=channel_name).update(seen=now):
+        Watcher.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"game": game, "role": role, "server": server, "seen": now})
+    return game.version, spectator_count(game)
 
 
 def leave(channel_name: str) -> tuple[Game | None, int]:
@@ -452,4 +483,5 @@ def leave(channel_name: str) -> tuple[Game | None, int]:
 
 
 def spectator_count(game: Game) -> int:
-    return Watcher.objects.filter(game=game, role="spectator").count()
+    """Spectators with a live socket on ``game``, on any process."""
+    return Watcher.objects.filter(game=game, role="spectator", seen__gte=_stale_cutoff()).count()

@@ -1,0 +1,53 @@
+"""Settings of live play that every server process reads, with their defaults.
+
+Read from Django settings when the site defines them, else from the environment, so a process
+can be tuned without a settings change (the cluster tests shorten the heartbeat this way).
+
+``TALU_WS_HEARTBEAT``        seconds between a socket's heartbeats (default 20): it re-joins its
+                             channel-layer group (a restarted Redis forgot it), refreshes its
+                             presence row and catches up on any step it missed
+``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
+                             beyond it a socket is refused cleanly with close code 1013
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+# This process, as written in presence rows: host, pid and a random part (pids are reused).
+SERVER_ID = f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def _number(name: str, default: float, minimum: float) -> float:
+    value = getattr(settings, name, None)
+    if value is None:
+        raw = os.environ.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}")
+    return float(value)
+
+
+def heartbeat() -> float:
+    """Seconds between two heartbeats of one socket."""
+    return _number("TALU_WS_HEARTBEAT", 20.0, 0.2)
+
+
+def stale_after() -> float:
+    """Seconds after which a socket that has not beaten is no longer counted as present."""
+    return 3 * heartbeat() + 5
+
+
+def max_connections() -> int:
+    """Game sockets one process holds open at most (0: no cap)."""
+    return int(_number("TALU_WS_MAX_CONNECTIONS", 2000, 0))
