@@ -13,7 +13,7 @@ from registry.ledger import rate_finished_game, tally_to_json
 from registry.models import AffiliatedBody, ArchivedGame, Player
 from registry.records import builders
 from registry.records.signing import Signer
-from registry.records.yamlio import dump_yaml
+from registry.records.yamlio import dump_yaml, load_yaml
 from registry.scoring.tally import tally_game
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
@@ -61,14 +61,24 @@ def records(signer: Signer | None, players: tuple[Player, Player], name: str = I
             game_id: str | None = None, start: datetime = T0, splits: tuple[int, ...] = (),
             lines: list[str] | None = None) -> tuple[str, list[str]]:
     """The YAML texts of a sealed, body-signed STGE and its STSE (cut at ``splits``)."""
-    variant, example_lines, _ = example(name)
-    lines = list(example_lines if lines is None else lines)
+    variant = example(name)[0]
     entry = builders.build_game_entry(
         players={"I": (players[0].player_id, players[0].name),
                  "O": (players[1].player_id, players[1].name)},
         variant=variant, game_id=game_id or str(uuid.uuid4()),
         created=int(start.timestamp()) - 600)
     entry = builders.seal(entry, body=signer)
+    return dump_yaml(entry), sessions_for(entry, signer, name, start=start, splits=splits,
+                                          lines=lines)
+
+
+def sessions_for(entry: dict | str, signer: Signer | None, name: str = I_WINS, *,
+                 start: datetime = T0, splits: tuple[int, ...] = (),
+                 lines: list[str] | None = None) -> list[str]:
+    """Sealed STSE texts of example ``name``'s turns, chained to the game entry ``entry``."""
+    if isinstance(entry, str):
+        entry = load_yaml(entry)
+    lines = list(example(name)[1] if lines is None else lines)
     sessions: list[dict] = []
     bounds = [0, *splits, len(lines)]
     for n, (a, b) in enumerate(pairwise(bounds)):
@@ -76,7 +86,7 @@ def records(signer: Signer | None, players: tuple[Player, Player], name: str = I
         doc = builders.next_session_entry(entry, sessions, place="Szeged, Hungary", time=when,
                                           turns=lines[a:b], created=when + 3600)
         sessions.append(builders.seal(doc, body=signer))
-    return dump_yaml(entry), [dump_yaml(d) for d in sessions]
+    return [dump_yaml(d) for d in sessions]
 
 
 def add_game(body: AffiliatedBody, pi: Player, po: Player, name: str = I_WINS, *,
