@@ -47,3 +47,13 @@ def seed_games(body, players, n: int, *, start: datetime | None = None,
             for kind, session, text in (("STGE", 0, YAML_TEXT), ("STSE", 1, YAML_TEXT),
                                         ("STDGS", 0, YAML_TEXT), ("STGN", 0, STGN_TEXT))])
     return games
+
+
+def registry_state() -> tuple:
+    """Everything a write could change: rows of games, records, rating changes, audit, and
+    every player's rating and counts (compare before and after a refused request)."""
+    from registry.models import ArchivedGame, AuditEntry, GameRecord, Player, RatingChange
+
+    return (ArchivedGame.objects.count(), GameRecord.objects.count(),
+            RatingChange.objects.count(), AuditEntry.objects.count(),
+            sorted(Player.objects.values_list("pk", "rating", "games", "stratum")))
