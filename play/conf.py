@@ -7,7 +7,10 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              channel-layer group (a restarted Redis forgot it), refreshes its
                              presence row and catches up on any step it missed
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
-                             beyond it a socket is refused cleanly with close code 1013
+                             beyond it a socket is refused cleanly with close code 4013
+``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
+                             at once (default 50); beyond it counts are refreshed by each socket's
+                             heartbeat, so a crowd arriving is not n-squared messages
 """
 
 from __future__ import annotations
@@ -51,3 +54,8 @@ def stale_after() -> float:
 def max_connections() -> int:
     """Game sockets one process holds open at most (0: no cap)."""
     return int(_number("TALU_WS_MAX_CONNECTIONS", 2000, 0))
+
+
+def presence_fanout() -> int:
+    """Watchers of one game up to which joins and leaves are broadcast at once."""
+    return int(_number("TALU_WS_PRESENCE_FANOUT", 50, 0))

@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
 LAYER_TIMEOUT = 5.0  # seconds a channel-layer call may take before it is given up
-TRY_AGAIN_LATER = 1013  # websocket close code: the server is full, reconnect later
+TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
+#                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
 
 _open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTIONS)
 
@@ -112,8 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                               "max_message": settings.TALU_WS_MAX_MESSAGE})
         self.count_sent = count
         await self._send_sync(_query_last_version(self.scope))
-        await self._layer(self.channel_layer.group_send, group_name(self.game_id),
-                          {"type": "presence", "spectators": count})
+        await self._announce(count)
         self._heartbeat = asyncio.ensure_future(self._beat())
 
     async def disconnect(self, code: int) -> None:
@@ -133,6 +133,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.exception("websocket leave failed")  # the row goes stale and is ignored
             return
         if game is not None:
+            await self._announce(count)
+
+    async def _announce(self, count: int) -> None:
+        """Tell everyone on the game the new spectator count (small audiences only: a big
+        one hears it from each socket's heartbeat instead of n messages per arrival)."""
+        if count <= conf.presence_fanout():
             await self._layer(self.channel_layer.group_send, group_name(self.game_id),
                               {"type": "presence", "spectators": count})
 
