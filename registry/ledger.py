@@ -324,6 +324,8 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
         if game is not None:
             involved.add(game.player_i_id)
             involved.add(game.player_o_id)
+        if key is None:  # a full recompute: a player with no game left goes back to the seed
+            involved |= set(Player.objects.values_list("pk", flat=True))
         involved |= set(existing_q.values_list("player_id", flat=True).distinct())
         states = _states_before(key, involved)
         start_states = {**_seeds(involved - set(states)), **states}
