@@ -222,15 +222,18 @@
   function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
 
   // ---------------------------------------------------------------------------------- socket
+  // Reconnects after any loss (a server process restarted, a proxy moved us, the network):
+  // exponential backoff with jitter, so a restarted process is not hit by every client at the
+  // same instant; the URL names our last version, so the first update fills what we missed.
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var ws = new WebSocket(proto + location.host + root.dataset.ws);
+    var url = proto + location.host + root.dataset.ws;
+    if (st.version >= 0) url += "?last_version=" + st.version;
+    var ws = new WebSocket(url);
     st.ws = ws;
     setConn("connecting…");
     ws.onopen = function () {
-      st.retry = 0;
       setConn("live");
-      send({type: "hello", last_version: st.version >= 0 ? st.version : null});
       if (st.pending) send(st.pending); // a resent step is acknowledged, never applied twice
     };
     ws.onmessage = function (e) {
@@ -238,10 +241,11 @@
       try { m = JSON.parse(e.data); } catch (err) { return; }
       onMessage(m);
     };
-    ws.onclose = function () {
+    ws.onclose = function (e) {
+      if (e.code === 4404) { setConn("no such game"); return; }
       setConn("reconnecting…");
-      var delay = Math.min(8000, 500 * Math.pow(2, st.retry++));
-      setTimeout(connect, delay);
+      var base = Math.min(15000, 500 * Math.pow(2, st.retry++));
+      setTimeout(connect, base / 2 + Math.random() * base / 2);
     };
   }
   function setConn(t) { $("conn").textContent = t; root.dataset.conn = t; }
@@ -252,6 +256,7 @@
   function onMessage(m) {
     switch (m.type) {
       case "welcome":
+        st.retry = 0; // really in: the next loss starts the backoff again from short
         $("spectators").textContent = m.spectators;
         break;
       case "update":
