@@ -25,8 +25,10 @@ WAIT = 90.0  # seconds: generous, the machine is shared
 
 class GameClient:
     def __init__(self, cluster: Cluster, server: int, game: str, cookie: str = "",
-                 name: str = "", reconnect: bool = True):
+                 name: str = "", reconnect: bool = True, via: int | None = None):
+        """``server``: index of the process to talk to; ``via``: a proxy port instead."""
         self.cluster, self.server, self.game, self.cookie = cluster, server, game, cookie
+        self.via = via
         self.name = name or f"client@{server}"
         self.reconnect = reconnect
         self.version: int | None = None  # the last version this client has
@@ -80,8 +82,14 @@ class GameClient:
             delay = min(delay * 2, 2.0)
 
     async def _session(self) -> None:
-        url = self.cluster.ws_url(self.server, self.game, self.version)
-        headers = self.cluster.headers(self.server, self.cookie)
+        if self.via is None:
+            url = self.cluster.ws_url(self.server, self.game, self.version)
+            headers = self.cluster.headers(self.server, self.cookie)
+        else:
+            url = f"ws://127.0.0.1:{self.via}/ws/game/{self.game}/"
+            if self.version is not None:
+                url += f"?last_version={self.version}"
+            headers = {"Origin": f"http://127.0.0.1:{self.via}", "Cookie": self.cookie}
         async with websockets.connect(url, additional_headers=headers, open_timeout=30,
                                       max_size=2**22) as ws:
             self._ws = ws
@@ -131,14 +139,25 @@ class GameClient:
         return f"{self.name}-{next(self._seq)}"
 
     async def send(self, msg: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
-        """Send a step/end/pass/resign and wait for its ack or rejection ({"type": "lost"}
-        when the connection went away first)."""
-        await self.wait_for(lambda: self._connected.is_set(), f"{self.name} connected")
+        """Send a step/end/pass/resign and wait for its ack or rejection. When the connection
+        goes away first, resend it unchanged once reconnected (the protocol's rule: the same
+        ``seq`` is acknowledged again, never applied twice)."""
         seq = str(msg.setdefault("seq", self.new_seq()))
-        fut = asyncio.get_running_loop().create_future()
-        self._acks[seq] = fut
-        await self._ws.send(json.dumps(msg))
-        return await asyncio.wait_for(fut, timeout)
+        for _ in range(5):
+            await self.wait_for(lambda: self._connected.is_set(), f"{self.name} connected")
+            fut = asyncio.get_running_loop().create_future()
+            self._acks[seq] = fut
+            try:
+                await self._ws.send(json.dumps(msg))
+            except (ConnectionClosed, AttributeError):  # gone (or going) under us
+                self._acks.pop(seq, None)
+                await self.wait_for(lambda: not self._connected.is_set(),
+                                    f"{self.name} to notice the loss")
+                continue
+            reply = await asyncio.wait_for(fut, timeout)
+            if reply["type"] != "lost":
+                return reply
+        raise AssertionError(f"{self.name}: {msg} never answered; {self.report()}")
 
     async def play(self, action: str, frm: str | None = None, to: str | None = None,
                    seq: str | None = None, version: int | None = None) -> dict[str, Any]:
