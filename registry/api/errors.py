@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 
 from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -63,6 +64,7 @@ def handle(exc, context) -> Response:
                     status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
+@csrf_exempt  # a POST to a wrong path is a 404, not a CSRF page
 def not_found(request, *args, **kwargs) -> JsonResponse:
-    """JSON 404 for any path under the API that names no endpoint."""
+    """JSON 404 for any path under the API that names no endpoint, whatever the method."""
     return JsonResponse({"detail": "No such API endpoint."}, status=404)

@@ -23,5 +23,5 @@ urlpatterns = [
             name="leaderboard"),
     path("bodies/", views.BodyList.as_view(), name="body-list"),
     path("bodies/<str:registrar_id>/", views.BodyDetail.as_view(), name="body-detail"),
-    re_path(r"^.*$", not_found),
+    re_path(r"^[\s\S]*$", not_found),  # any other path, newlines included
 ]
