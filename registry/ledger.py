@@ -32,7 +32,9 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
+from django.utils import timezone
 
+from registry import bulk, figcache
 from registry.models import (
     ArchivedGame,
     AuditEntry,
@@ -45,7 +47,7 @@ from registry.scoring.cascade import GameChange, PlayerState, apply_game
 from registry.scoring.cascade import GameRecord as CascadeGame
 from registry.scoring.figures import GameFigures, figures_from_tally
 from registry.scoring.psf import ANPC_WINDOW
-from registry.scoring.tally import Tally, empty_codes
+from registry.scoring.tally import Tally
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +84,7 @@ def tally_to_json(tally: Tally) -> dict[str, Any]:
             "winner": tally.winner, "reason": tally.reason}
 
 
-def tally_from_json(data: dict[str, Any]) -> Tally:
-    codes = {s: {**empty_codes(), **data.get("codes", {}).get(s, {})} for s in ("I", "O")}
-    return Tally(codes=codes, captures=dict(data.get("captures") or {"I": 0, "O": 0}),
-                 rounds=int(data.get("rounds", 0)), winner=data.get("winner"),
-                 reason=data.get("reason"))
-
-
-def figures_of(tally_json: dict[str, Any]) -> GameFigures:
-    return figures_from_tally(tally_from_json(tally_json))
+tally_from_json = figcache.tally_from_json
 
 
 # --- player states ------------------------------------------------------------------------------
@@ -181,9 +175,30 @@ def _before_rc_q(played_at: datetime, game_pk: int) -> Q:
     return Q(played_at__lt=played_at) | Q(played_at=played_at, game_id__lt=game_pk)
 
 
-def _cascade_game(row: tuple) -> tuple[CascadeGame, GameFigures]:
-    pk, pi, po, model, tally = row[:5]
-    figures = figures_of(tally)
+GAME_COLUMNS = ("pk", "player_i_id", "player_o_id", "scoring_model", "figures", "played_at")
+
+
+def _stale_tallies(rows: list[tuple]) -> dict[int, dict[str, Any]]:
+    """The tallies of the games in ``rows`` whose stored figures are missing or stale."""
+    pks = [r[0] for r in rows if not figcache.is_current(r[4])]
+    out: dict[int, dict[str, Any]] = {}
+    for i in range(0, len(pks), BATCH):
+        out.update(ArchivedGame.objects.filter(pk__in=pks[i:i + BATCH])
+                   .values_list("pk", "tally"))
+    return out
+
+
+def _cascade_game(row: tuple, tallies: dict[int, dict[str, Any]] | None = None,
+                  stale: list[dict[str, Any]] | None = None) -> tuple[CascadeGame, GameFigures]:
+    """A row of :data:`GAME_COLUMNS` as the cascade's game. Figures that are missing or stale
+    are computed from the tally in ``tallies`` and added to ``stale`` (to be stored)."""
+    pk, pi, po, model, stored = row[:5]
+    if figcache.is_current(stored):
+        figures = figcache.from_json(stored)
+    else:
+        figures = figures_from_tally(tally_from_json((tallies or {})[pk]))
+        if stale is not None:
+            stale.append({"pk": pk, "figures": figcache.to_json(figures)})
     return CascadeGame(pk, pi, po, figures, model or None), figures
 
 
@@ -214,8 +229,10 @@ def _append(game: ArchivedGame) -> Summary:
                .filter(pk__in=[game.player_i_id, game.player_o_id])}
     states = {pk: state_of(p) for pk, p in players.items()}
     before = {pk: p.rating for pk, p in players.items()}
+    if not figcache.is_current(game.figures):
+        game.figures = figcache.figures_json_of_tally(game.tally)
     record, figures = _cascade_game((game.pk, game.player_i_id, game.player_o_id,
-                                     game.scoring_model, game.tally))
+                                     game.scoring_model, game.figures))
     change = apply_game(states, record)
     rows = _rows_of(change, figures, game.pk, game.played_at, states)
     RatingChange.objects.filter(game=game).delete()
@@ -288,13 +305,15 @@ def _states_by_cascade(game_key: tuple[datetime, int],
     seeded: set[int] = set()
     rows = (ArchivedGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
             .exclude(pk=game_pk).order_by("played_at", "id")
-            .values_list("pk", "player_i_id", "player_o_id", "scoring_model", "tally"))
-    for row in rows.iterator(chunk_size=BATCH):
+            .values_list(*GAME_COLUMNS))
+    rows = list(rows)
+    tallies = _stale_tallies(rows)
+    for row in rows:
         fresh = {row[1], row[2]} - seeded
         if fresh:
             states.update(_seeds(fresh))
             seeded |= fresh
-        apply_game(states, _cascade_game(row)[0])
+        apply_game(states, _cascade_game(row, tallies)[0])
     return {pk: s for pk, s in states.items() if pk in player_pks}
 
 
@@ -311,8 +330,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
         games = ArchivedGame.objects.filter(RATED_Q)
         if key is not None:
             games = games.filter(_after_q(*key) | Q(played_at=key[0], pk=key[1]))
-        rows = list(games.order_by("played_at", "id").values_list(
-            "pk", "player_i_id", "player_o_id", "scoring_model", "tally", "played_at"))
+        rows = list(games.order_by("played_at", "id").values_list(*GAME_COLUMNS))
         involved: set[int] = set()
         for r in rows:
             involved.add(r[1])
@@ -332,8 +350,10 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
         states = {pk: s.copy() for pk, s in start_states.items()}
 
         new_rows: dict[tuple[int, int], dict[str, Any]] = {}
+        stale: list[dict[str, Any]] = []
+        tallies = _stale_tallies(rows)
         for n, row in enumerate(rows, 1):
-            record, figures = _cascade_game(row)
+            record, figures = _cascade_game(row, tallies, stale)
             change = apply_game(states, record)
             for r in _rows_of(change, figures, row[0], row[5], states):
                 new_rows[(r["game_id"], r["player_id"])] = r
@@ -341,16 +361,22 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
                 progress(1000)
         if progress is not None:
             progress(len(rows) % 1000)
+        bulk.update_rows(ArchivedGame, stale, ("figures",))
         summary = _write_rows(existing_q, new_rows)
         summary.games_rerated = len(rows)
-        _write_players(states, start_states, summary)
-        rebuild_stratum_records(involved)
+        _write_players(states, summary)
+        if key is None:  # every rating change is in memory: no need to read them back
+            rebuild_stratum_records(involved, rows=new_rows.values())
+        else:
+            rebuild_stratum_records(involved)
     return summary
 
 
 def _write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> Summary:
+    """Make the stored rating changes from the start key on equal ``new_rows``: update the
+    rows that differ, create the missing ones, delete the ones of games no longer rated."""
     summary = Summary()
-    to_update: list[RatingChange] = []
+    to_update: list[dict[str, Any]] = []
     to_delete: list[int] = []
     seen: set[tuple[int, int]] = set()
     cols = ("pk", "game_id", "player_id", *ROW_FIELDS)
@@ -363,31 +389,28 @@ def _write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> 
             continue
         seen.add(key)
         if any(want[f] != v for f, v in zip(ROW_FIELDS, rest, strict=True)):
-            to_update.append(RatingChange(pk=pk, **{f: want[f] for f in ROW_FIELDS}))
-    for i in range(0, len(to_delete), BATCH):
-        RatingChange.objects.filter(pk__in=to_delete[i:i + BATCH]).delete()
-    RatingChange.objects.bulk_update(to_update, list(ROW_FIELDS), batch_size=500)
-    creates = [RatingChange(**r) for k, r in new_rows.items() if k not in seen]
-    RatingChange.objects.bulk_create(creates, batch_size=BATCH)
+            to_update.append({"pk": pk, **want})
+    bulk.delete_pks(RatingChange, to_delete)
+    bulk.update_rows(RatingChange, to_update, ROW_FIELDS)
+    now = timezone.now()
+    creates = [{**r, "created": now} for k, r in new_rows.items() if k not in seen]
+    bulk.insert_rows(RatingChange, creates, ("player_id", "game_id", *ROW_FIELDS, "created"))
     summary.rows_written = len(to_delete) + len(to_update) + len(creates)
     return summary
 
 
-def _write_players(states: dict[int, PlayerState], start: dict[int, PlayerState],
-                   summary: Summary) -> None:
-    changed: list[Player] = []
-    for player in Player.objects.filter(pk__in=list(states)).only(
-            "pk", "player_id", "recent_npc", *STATE_FIELDS).iterator(chunk_size=BATCH):
-        want = _player_values(states[player.pk])
-        have = {f: getattr(player, f) for f in want}
-        if want != have:
-            old = player.rating
-            for f, v in want.items():
-                setattr(player, f, v)
-            changed.append(player)
-            if old != player.rating:
-                summary.changed[player.player_id] = (old, player.rating)
-    Player.objects.bulk_update(changed, [*STATE_FIELDS, "recent_npc"], batch_size=BATCH)
+def _write_players(states: dict[int, PlayerState], summary: Summary) -> None:
+    changed: list[dict[str, Any]] = []
+    fields = ("pk", "player_id", "recent_npc", *STATE_FIELDS)
+    pks = list(states)
+    for i in range(0, len(pks), BATCH):
+        for row in Player.objects.filter(pk__in=pks[i:i + BATCH]).values(*fields):
+            want = _player_values(states[row["pk"]])
+            if any(row[f] != v for f, v in want.items()):
+                changed.append({"pk": row["pk"], **want})
+                if row["rating"] != want["rating"]:
+                    summary.changed[row["player_id"]] = (row["rating"], want["rating"])
+    bulk.update_rows(Player, changed, (*STATE_FIELDS, "recent_npc"))
     summary.players_changed = len(changed)
     summary.rows_written += len(changed)
 
@@ -400,42 +423,67 @@ def recompute_all(progress: Progress = None) -> Summary:
 # --- stratum history ----------------------------------------------------------------------------
 
 
-def rebuild_stratum_records(player_pks: Iterable[int]) -> None:
+SR_FIELDS = ("player_id", "stratum", "games", "wins", "rating_start", "rating_end", "started",
+             "ended", "promoted_by_id")
+
+
+def rebuild_stratum_records(player_pks: Iterable[int],
+                            rows: Iterable[dict[str, Any]] | None = None) -> None:
     """Rebuild the per-stratum history (R26, book 6.2.3) of these players from their
-    rating changes: one row per stratum reached, closed by the game that promoted them."""
+    rating changes (read from the database, or ``rows`` when all of them are at hand): one
+    row per stratum reached, closed by the game that promoted them."""
     pks = list(player_pks)
+    created = {}
     for i in range(0, len(pks), BATCH):
-        chunk = pks[i:i + BATCH]
-        created = dict(Player.objects.filter(pk__in=chunk).values_list("pk", "created"))
-        rows: dict[int, list[StratumRecord]] = {}
-        changes = (RatingChange.objects.filter(player_id__in=chunk)
-                   .order_by("player_id", "played_at", "game_id")
-                   .values_list("player_id", "game_id", "stratum", "old_rating",
-                                "rating_after", "won", "promoted_to", "played_at"))
-        for pk, game_pk, stratum, old, after, won, promoted_to, at in changes.iterator(
-                chunk_size=BATCH):
-            recs = rows.setdefault(pk, [])
-            if not recs or recs[-1].ended is not None:
-                recs.append(StratumRecord(player_id=pk, stratum=stratum, rating_start=old,
-                                          rating_end=old, started=created[pk] if not recs
-                                          else recs[-1].ended))
-            cur = recs[-1]
-            cur.games += 1
-            cur.wins += int(won)
-            cur.rating_end = after
-            if promoted_to is not None:
-                cur.ended = at
-                cur.promoted_by_id = game_pk
-                cur.rating_end = after
-        StratumRecord.objects.filter(player_id__in=chunk).delete()
-        flat = [r for recs in rows.values() for r in recs]
-        for recs in rows.values():  # the open stratum a promotion led to, still empty
-            last = recs[-1]
-            if last.ended is not None and last.stratum < 3:
-                flat.append(StratumRecord(player_id=last.player_id, stratum=last.stratum + 1,
-                                          rating_start=last.rating_end,
-                                          rating_end=last.rating_end, started=last.ended))
-        StratumRecord.objects.bulk_create(flat, batch_size=BATCH)
+        created.update(Player.objects.filter(pk__in=pks[i:i + BATCH])
+                       .values_list("pk", "created"))
+    if rows is None:
+        def changes() -> Iterator[tuple]:
+            for i in range(0, len(pks), BATCH):
+                yield from (RatingChange.objects.filter(player_id__in=pks[i:i + BATCH])
+                            .order_by("player_id", "played_at", "game_id")
+                            .values_list("player_id", "game_id", "stratum", "old_rating",
+                                         "rating_after", "won", "promoted_to", "played_at"))
+        source: Iterable[tuple] = changes()
+    else:  # in chronological order already (the cascade's)
+        source = ((r["player_id"], r["game_id"], r["stratum"], r["old_rating"],
+                   r["rating_after"], r["won"], r["promoted_to"], r["played_at"])
+                  for r in rows)
+    history: dict[int, list[dict[str, Any]]] = {}
+    for pk, game_pk, stratum, old, after, won, promoted_to, at in source:
+        recs = history.setdefault(pk, [])
+        if not recs or recs[-1]["ended"] is not None:
+            recs.append({"player_id": pk, "stratum": stratum, "games": 0, "wins": 0,
+                         "rating_start": old, "rating_end": old,
+                         "started": recs[-1]["ended"] if recs else created[pk],
+                         "ended": None, "promoted_by_id": None})
+        cur = recs[-1]
+        cur["games"] += 1
+        cur["wins"] += int(won)
+        cur["rating_end"] = after
+        if promoted_to is not None:
+            cur["ended"] = at
+            cur["promoted_by_id"] = game_pk
+    flat = [r for recs in history.values() for r in recs]
+    for recs in history.values():  # the stratum a promotion led to, still without a game
+        last = recs[-1]
+        if last["ended"] is not None and last["stratum"] < 3:
+            flat.append({"player_id": last["player_id"], "stratum": last["stratum"] + 1,
+                         "games": 0, "wins": 0, "rating_start": last["rating_end"],
+                         "rating_end": last["rating_end"], "started": last["ended"],
+                         "ended": None, "promoted_by_id": None})
+    old = list(StratumRecord.objects.filter(player_id__in=pks).values_list("pk", flat=True)
+               ) if len(pks) <= BATCH else _stratum_pks(pks)
+    bulk.delete_pks(StratumRecord, old)
+    bulk.insert_rows(StratumRecord, flat, SR_FIELDS)
+
+
+def _stratum_pks(pks: list[int]) -> list[int]:
+    out: list[int] = []
+    for i in range(0, len(pks), BATCH):
+        out += StratumRecord.objects.filter(player_id__in=pks[i:i + BATCH]).values_list(
+            "pk", flat=True)
+    return out
 
 
 # --- annul and correct --------------------------------------------------------------------------

@@ -214,6 +214,9 @@ class ArchivedGame(models.Model):
     reason = models.CharField(max_length=16, blank=True)
     rounds = models.PositiveIntegerField(default=0)
     tally = models.JSONField(default=dict, blank=True)
+    #: The rating-independent figures of ``tally`` (``registry.figcache``), kept in step by
+    #: ``save``; empty or stale ones are recomputed by the ledger.
+    figures = models.JSONField(default=dict, blank=True)
     stgn = models.TextField(blank=True)
     played_at = models.DateTimeField(db_index=False)
     revision = models.PositiveIntegerField(default=0)
@@ -232,6 +235,14 @@ class ArchivedGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} game {self.game_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        from registry.figcache import figures_json_of_tally
+
+        self.figures = figures_json_of_tally(self.tally) if self.tally else {}
+        if kwargs.get("update_fields") is not None and "tally" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "figures"}
+        super().save(*args, **kwargs)
 
     @property
     def counts_for_rating(self) -> bool:
