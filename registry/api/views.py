@@ -248,7 +248,10 @@ class GameList(generics.ListCreateAPIView):
         args = f.validated_data
         qs = ArchivedGame.objects.select_related("body", "player_i__user", "player_o__user")
         if pid := args.get("player"):
-            qs = qs.filter(Q(player_i__player_id=pid) | Q(player_o__player_id=pid))
+            # By primary key, so each side's (player, played_at) index serves the OR; a join
+            # on player_id made the database scan every game.
+            pk = Player.objects.filter(player_id=pid).values_list("pk", flat=True).first()
+            qs = qs.filter(Q(player_i_id=pk) | Q(player_o_id=pk)) if pk else qs.none()
         for name in ("status", "variant", "source"):
             if args.get(name):
                 qs = qs.filter(**{name: args[name]})

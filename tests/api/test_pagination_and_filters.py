@@ -41,6 +41,7 @@ def test_filter_games(client, games, pair, body_b):
     assert all(third.player_id in (g["player_i"]["player_id"], g["player_o"]["player_id"])
                for g in by_player["results"])
     assert client.get("/api/v1/games/", {"player": pair[0].player_id}).json()["count"] == 10
+    assert client.get("/api/v1/games/", {"player": "NOSUCHPLAYER"}).json()["count"] == 0
     assert client.get("/api/v1/games/", {"body": helpers.BODY_B}).json()["count"] == 3
     annulled = client.get("/api/v1/games/", {"status": "annulled"}).json()
     assert [g["game_id"] for g in annulled["results"]] == [str(other[0].game_id)]
