@@ -112,7 +112,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                               "side": side, "spectators": count,
                               "max_message": settings.TALU_WS_MAX_MESSAGE})
         self.count_sent = count
-        await self._send_sync(_query_last_version(self.scope))
+        try:
+            await self._send_sync(_query_last_version(self.scope))
+        except Exception:  # the database went away between join and sync
+            log.exception("websocket first sync failed")
+            await self.error("busy", "the server cannot reach its database; reconnect in a "
+                                     "moment")
+            await self.close(code=TRY_AGAIN_LATER)
+            return
         await self._announce(count)
         self._heartbeat = asyncio.ensure_future(self._beat())
 
