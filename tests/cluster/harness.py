@@ -289,16 +289,19 @@ class Cluster:
         self.extra_env = dict(env or {})
         self.servers: list[ServerProcess] = []
         self._db_created = False
+        self.secret_key = secrets.token_urlsafe(40)  # one per cluster: sessions stay valid
 
     def env(self) -> dict[str, str]:
-        """The environment of every server process (and of the seed subprocess)."""
+        """The environment of every server process (and of the seed subprocess); the same on
+        every call, so a caller can configure Django like the servers (same database, keyring
+        and SECRET_KEY, hence valid session cookies)."""
         env = dict(os.environ)
         for name in ("DJANGO_SETTINGS_MODULE", "TALU_TEST_STACK", "TALU_TEST_DB_NAME"):
             env.pop(name, None)
         env.update({
             "DJANGO_SETTINGS_MODULE": "talu_site.settings",
             "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(40),
+            "SECRET_KEY": self.secret_key,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_COOKIES": "false",
             "DATABASE_URL": self.database.url,
