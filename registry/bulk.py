@@ -18,16 +18,16 @@ from django.db import connection, models
 BATCH = 2000
 
 
-def _column_values(model: type[models.Model], fields: Sequence[str], row: dict[str, Any]
-                   ) -> tuple:
-    out = []
-    for name in fields:
-        value = row[name]
-        field = model._meta.get_field(name)
-        if isinstance(field, models.JSONField):
-            value = json.dumps(value, separators=(",", ":"))
-        out.append(value)
-    return tuple(out)
+def _encoder(model: type[models.Model], fields: Sequence[str]):
+    """A function turning a row dict into the COPY tuple of ``fields`` (JSON encoded)."""
+    is_json = [isinstance(model._meta.get_field(f), models.JSONField) for f in fields]
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    pairs = list(zip(fields, is_json, strict=True))
+
+    def encode(row: dict[str, Any]) -> tuple:
+        return tuple(dumps(row[f]) if j else row[f] for f, j in pairs)
+
+    return encode
 
 
 def _columns(model: type[models.Model], fields: Sequence[str]) -> list[str]:
@@ -46,8 +46,9 @@ def insert_rows(model: type[models.Model], rows: Sequence[dict[str, Any]],
     cols = ", ".join(f'"{c}"' for c in _columns(model, fields))
     with connection.cursor() as cur, cur.cursor.copy(
             f'COPY "{table}" ({cols}) FROM STDIN') as copy:
+        encode = _encoder(model, fields)
         for r in rows:
-            copy.write_row(_column_values(model, fields, r))
+            copy.write_row(encode(r))
 
 
 def update_rows(model: type[models.Model], rows: Sequence[dict[str, Any]],
@@ -69,8 +70,9 @@ def update_rows(model: type[models.Model], rows: Sequence[dict[str, Any]],
         cur.execute(f'DROP TABLE IF EXISTS "{tmp}"')
         cur.execute(f'CREATE TEMP TABLE "{tmp}" AS SELECT {select} FROM "{table}" WITH NO DATA')
         with cur.cursor.copy(f'COPY "{tmp}" ({select}) FROM STDIN') as copy:
+            encode = _encoder(model, fields)
             for r in rows:
-                copy.write_row((r["pk"], *_column_values(model, fields, r)))
+                copy.write_row((r["pk"], *encode(r)))
         cur.execute(f'UPDATE "{table}" AS m SET {sets} FROM "{tmp}" AS t '
                     f'WHERE m."{pk_col}" = t."{pk_col}"')
         cur.execute(f'DROP TABLE "{tmp}"')
@@ -81,3 +83,48 @@ def delete_pks(model: type[models.Model], pks: Sequence[int]) -> None:
     deletes rows nothing points to)."""
     for i in range(0, len(pks), BATCH * 5):
         model.objects.filter(pk__in=pks[i:i + BATCH * 5])._raw_delete(model.objects.db)
+
+
+def sync_rows(model: type[models.Model], rows: Sequence[dict[str, Any]],
+              key_fields: Sequence[str], value_fields: Sequence[str], scope: Any,
+              extra: dict[str, Any] | None = None) -> tuple[int, int, int]:
+    """PostgreSQL: make the rows of ``scope`` (a queryset of ``model``) equal ``rows``,
+    compared in the database: rows that differ are updated, missing ones inserted (with the
+    constant ``extra`` columns, e.g. ``created``), rows of the scope absent from ``rows``
+    deleted. Unchanged rows are not written. Returns (updated, inserted, deleted)."""
+    table = model._meta.db_table
+    pk_col = model._meta.pk.column
+    keys = _columns(model, key_fields)
+    vals = _columns(model, value_fields)
+    cols = [*keys, *vals]
+    select = ", ".join(f'"{c}"' for c in cols)
+    tmp = f"tmp_sync_{table}"
+    on = " AND ".join(f'm."{k}" = t."{k}"' for k in keys)
+    sets = ", ".join(f'"{c}" = t."{c}"' for c in vals)
+    differs = (f"({', '.join(f'm.{chr(34)}{c}{chr(34)}' for c in vals)}) IS DISTINCT FROM "
+               f"({', '.join(f't.{chr(34)}{c}{chr(34)}' for c in vals)})")
+    extra = extra or {}
+    extra_cols = _columns(model, list(extra))
+    scope_sql, scope_params = scope.values("pk").query.sql_with_params()
+    with connection.cursor() as cur:
+        cur.execute(f'DROP TABLE IF EXISTS "{tmp}"')
+        cur.execute(f'CREATE TEMP TABLE "{tmp}" AS SELECT {select} FROM "{table}" WITH NO DATA')
+        with cur.cursor.copy(f'COPY "{tmp}" ({select}) FROM STDIN') as copy:
+            encode = _encoder(model, [*key_fields, *value_fields])
+            for r in rows:
+                copy.write_row(encode(r))
+        cur.execute(f'ANALYZE "{tmp}"')
+        cur.execute(f'DELETE FROM "{table}" AS m WHERE m."{pk_col}" IN ({scope_sql}) AND NOT '
+                    f'EXISTS (SELECT 1 FROM "{tmp}" AS t WHERE {on})', scope_params)
+        deleted = cur.rowcount
+        cur.execute(f'UPDATE "{table}" AS m SET {sets} FROM "{tmp}" AS t WHERE {on} AND '
+                    f'{differs}')
+        updated = cur.rowcount
+        insert_cols = ", ".join(f'"{c}"' for c in [*cols, *extra_cols])
+        select_t = ", ".join([*(f't."{c}"' for c in cols), *(["%s"] * len(extra_cols))])
+        cur.execute(f'INSERT INTO "{table}" ({insert_cols}) SELECT {select_t} FROM "{tmp}" '
+                    f'AS t WHERE NOT EXISTS (SELECT 1 FROM "{table}" AS m WHERE {on})',
+                    list(extra.values()))
+        inserted = cur.rowcount
+        cur.execute(f'DROP TABLE "{tmp}"')
+    return updated, inserted, deleted

@@ -10,6 +10,7 @@ bumping :data:`VERSION`.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -17,7 +18,7 @@ from registry.scoring.categories import CategoryCounts, S3Points
 from registry.scoring.figures import GameFigures, SideFigures, figures_from_tally
 from registry.scoring.tally import Tally, empty_codes
 
-VERSION = 1
+VERSION = 2
 
 
 def tally_from_json(data: dict[str, Any]) -> Tally:
@@ -31,31 +32,54 @@ def _cats(c: CategoryCounts) -> list[int]:
     return [c.capture, c.invasion, c.intrusion, c.defense, c.threat]
 
 
-def to_json(f: GameFigures) -> dict[str, Any]:
-    sides = {}
-    for side, sf in f.sides.items():
-        sides[side] = {"counts": _cats(sf.counts), "points": _cats(sf.points),
-                       "s1": sf.s1_points,
-                       "pc": None if sf.pc is None else [sf.pc.numerator, sf.pc.denominator],
-                       "npc": sf.npc}
-    return {"v": VERSION, "winner": f.winner, "reason": f.reason, "rounds": f.rounds,
-            "k": f.success_k, "sides": sides}
+@functools.lru_cache(maxsize=65536)
+def _counts(values: tuple[int, ...]) -> CategoryCounts:
+    """Immutable, so equal counts are shared (they repeat a lot: small numbers)."""
+    return CategoryCounts(*values)
 
 
-def from_json(d: dict[str, Any]) -> GameFigures:
+@functools.lru_cache(maxsize=65536)
+def _points(values: tuple[int, ...]) -> S3Points:
+    return S3Points(*values)
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """A Fraction from a stored, already normalised pair (``to_json`` wrote it from a
+    Fraction), without the gcd that ``Fraction(n, d)`` would compute again: a recompute
+    builds 100,000 of them."""
+    f = object.__new__(Fraction)
+    f._numerator, f._denominator = numerator, denominator
+    return f
+
+
+# One flat list (fast to decode): version, winner, reason, rounds, k, then per side I, O:
+# 5 counts, 5 S3 points, S1 points, Pc numerator, Pc denominator, NPc.
+_SIDE = 14
+
+
+def to_json(f: GameFigures) -> list[Any]:
+    out: list[Any] = [VERSION, f.winner, f.reason, f.rounds, f.success_k]
+    for side in ("I", "O"):
+        sf = f.sides[side]
+        pc = (None, None) if sf.pc is None else (sf.pc.numerator, sf.pc.denominator)
+        out += [*_cats(sf.counts), *_cats(sf.points), sf.s1_points, *pc, sf.npc]
+    return out
+
+
+def from_json(d: list[Any]) -> GameFigures:
     sides = {}
-    for side, sf in d["sides"].items():
-        pc = None if sf["pc"] is None else Fraction(*sf["pc"])
-        sides[side] = SideFigures(counts=CategoryCounts(*sf["counts"]),
-                                  points=S3Points(*sf["points"]), s1_points=sf["s1"], pc=pc,
-                                  pc_float=None if pc is None else float(pc), npc=sf["npc"])
-    return GameFigures(winner=d["winner"], reason=d["reason"], rounds=d["rounds"],
-                       success_k=d["k"], sides=sides)
+    for n, side in enumerate(("I", "O")):
+        v = d[5 + n * _SIDE: 5 + (n + 1) * _SIDE]
+        pc = None if v[11] is None else _fraction(v[11], v[12])
+        sides[side] = SideFigures(counts=_counts(tuple(v[0:5])), points=_points(tuple(v[5:10])),
+                                  s1_points=v[10], pc=pc,
+                                  pc_float=None if pc is None else v[11] / v[12], npc=v[13])
+    return GameFigures(winner=d[1], reason=d[2], rounds=d[3], success_k=d[4], sides=sides)
 
 
 def is_current(d: Any) -> bool:
-    return isinstance(d, dict) and d.get("v") == VERSION
+    return isinstance(d, list) and len(d) == 5 + 2 * _SIDE and d[0] == VERSION
 
 
-def figures_json_of_tally(tally_json: dict[str, Any]) -> dict[str, Any]:
+def figures_json_of_tally(tally_json: dict[str, Any]) -> list[Any]:
     return to_json(figures_from_tally(tally_from_json(tally_json)))

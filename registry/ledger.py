@@ -344,7 +344,8 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
             involved.add(game.player_o_id)
         if key is None:  # a full recompute: a player with no game left goes back to the seed
             involved |= set(Player.objects.values_list("pk", flat=True))
-        involved |= set(existing_q.values_list("player_id", flat=True).distinct())
+        if key is not None:  # (a full recompute takes every player below)
+            involved |= set(existing_q.values_list("player_id", flat=True).distinct())
         states = _states_before(key, involved)
         start_states = {**_seeds(involved - set(states)), **states}
         states = {pk: s.copy() for pk, s in start_states.items()}
@@ -376,6 +377,12 @@ def _write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> 
     """Make the stored rating changes from the start key on equal ``new_rows``: update the
     rows that differ, create the missing ones, delete the ones of games no longer rated."""
     summary = Summary()
+    if connection.vendor == "postgresql":  # compared in the database, no row read back
+        updated, inserted, deleted = bulk.sync_rows(
+            RatingChange, list(new_rows.values()), ("game_id", "player_id"), ROW_FIELDS,
+            existing_q, extra={"created": timezone.now()})
+        summary.rows_written = updated + inserted + deleted
+        return summary
     to_update: list[dict[str, Any]] = []
     to_delete: list[int] = []
     seen: set[tuple[int, int]] = set()
