@@ -211,10 +211,8 @@ REST_FRAMEWORK = {
         "user": os.environ.get("TALU_API_RATE_USER", "600/minute"),
         "body": os.environ.get("TALU_API_RATE_BODY", "600/minute"),
     },
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # JSON only, errors included: the interactive page is /api/docs/ (Swagger UI).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "rest_framework.parsers.JSONParser",
         "rest_framework.parsers.MultiPartParser",
