@@ -294,7 +294,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(msg)
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        except Exception as err:
+            # The client closed while we were sending (a crowd leaving at once, a broadcast
+            # racing a disconnect): nothing to tell it any more, and its disconnect event
+            # follows and cleans up. Not a server error.
+            log.debug("send on a closed websocket dropped: %s", err)
 
 
 def _query_last_version(scope: dict[str, Any]) -> int | None:
