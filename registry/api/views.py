@@ -82,6 +82,8 @@ def _text_field(data: Mapping, name: str, *, required: bool, max_length: int) ->
         return None
     if not isinstance(value, str):
         raise _bad(name, "Expected a string.")
+    if "\x00" in value:
+        raise _bad(name, "Null characters are not allowed.")
     value = value.strip()
     if required and not value:
         raise _bad(name, "This field may not be blank.")
