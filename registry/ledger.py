@@ -244,8 +244,30 @@ def _append(game: ArchivedGame) -> Summary:
         p.save(update_fields=[*STATE_FIELDS, "recent_npc"])
         summary.changed[p.player_id] = (before[pk], p.rating)
     summary.players_changed = sum(1 for o, n in summary.changed.values() if o != n)
-    rebuild_stratum_records(players.keys())
+    for r in rows:
+        _advance_stratum_record(r)
     return summary
+
+
+def _advance_stratum_record(row: dict[str, Any]) -> None:
+    """Count one new game in the player's open stratum record (O(1) per game; the same
+    result as :func:`rebuild_stratum_records`, which is used when there is none)."""
+    cur = (StratumRecord.objects.select_for_update()
+           .filter(player_id=row["player_id"], ended=None).order_by("-stratum").first())
+    if cur is None or cur.stratum != row["stratum"]:
+        rebuild_stratum_records([row["player_id"]])
+        return
+    cur.games += 1
+    cur.wins += int(row["won"])
+    cur.rating_end = row["rating_after"]
+    if row["promoted_to"] is not None:
+        cur.ended = row["played_at"]
+        cur.promoted_by_id = row["game_id"]
+    cur.save()
+    if row["promoted_to"] is not None and row["promoted_to"] <= 3:
+        StratumRecord.objects.create(player_id=row["player_id"], stratum=row["promoted_to"],
+                                     rating_start=cur.rating_end, rating_end=cur.rating_end,
+                                     started=cur.ended)
 
 
 # --- recompute ----------------------------------------------------------------------------------
