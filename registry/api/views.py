@@ -1,8 +1,8 @@
 """API views: thin HTTP wrappers over the registry models and services.
 
 Lists load only what they show (``select_related`` / ``only``), so a page costs the same small
-number of queries whatever the page size. Writes run in one transaction each: a rejected
-submission or correction leaves no trace (``registry.api.errors`` rolls back on any error).
+number of queries whatever the page size. Each write calls its service inside
+``transaction.atomic``: a rejected submission or correction leaves no trace.
 """
 
 from __future__ import annotations
