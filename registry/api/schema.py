@@ -54,5 +54,9 @@ class AutoSchema(openapi.AutoSchema):
             if code not in responses:
                 body = self._get_response_for_code(ErrorSerializer, code, ["application/json"])
                 body["description"] = ERROR_DESCRIPTIONS[code]
+                if code == "429":
+                    body["headers"] = {"Retry-After": {
+                        "schema": {"type": "integer"},
+                        "description": "Seconds until a request will be accepted again."}}
                 responses[code] = body
         return dict(sorted(responses.items()))

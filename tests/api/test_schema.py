@@ -54,6 +54,7 @@ def test_served_schema_documents_bodies_errors_and_record_types(schema):
     # Reads are public: "no credential" is among the accepted security options.
     assert {} in schema["paths"]["/api/v1/games/"]["get"]["security"]
     assert {} not in post["security"]
+    assert "Retry-After" in post["responses"]["429"]["headers"]
 
 
 def test_docs_page_works_offline(client, db):
