@@ -1,0 +1,801 @@
+"""Live play under load (issue 7): the game stack next to a bare broadcast relay, one run.
+
+    .venv/bin/python benchmarks/bench_load.py                 # the recorded figures (~6 min)
+    .venv/bin/python benchmarks/bench_load.py --quick         # a smoke run (~1 min)
+    .venv/bin/python benchmarks/bench_load.py --json out.json # the raw figures as well
+
+Needs PostgreSQL (``TALU_TEST_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/test,
+on whose server a throw-away database is made) and the ``redis-server`` binary: the stack is
+started by the cluster harness (``tests/cluster/harness.py``): a fresh migrated database, a
+private Redis on a free port and the daphne processes, with the benchmark relay switched on
+(``TALU_BENCH_RELAY=true``) and production settings (``DEBUG=false``, default heartbeat).
+The one-process figures use the first process only, the two-process figures both.
+
+For each number of server processes, in this order so that machine noise hits both alike:
+
+1. **relay, fixed rate**: ``--games`` groups of one sender and two listeners on the bare
+   relay (``play.relay``: joins its group, relays every text frame, nothing else), ``--rate``
+   messages/s in all. The stack's floor: daphne + Channels + the Redis layer alone.
+2. **stack, fixed rate**: ``--games`` games, each with its two players and ``--spectators``
+   spectators connected to ``/ws/game/<uuid>/`` with real session cookies, the side to move
+   sending ``--rate`` steps/s in all (legal steps chosen from the server's own
+   ``state.legal_steps``, captures preferred, never a pass, so games end by play; a finished
+   game is replaced by a new one between the same players).
+3. **relay ramp** and 4. **stack ramp**: the same at rising total rates (``--ramp``) to find
+   the most round trips per second each sustains (saturation).
+
+Sockets are spread over the processes: with two, a game's players sit on different processes
+(and so do a group's sender and listeners), so every step crosses the channel layer.
+
+Every sender keeps at most one message in flight, as a player must (the next step names the
+version the previous one produced): it sends at its slot of the fixed schedule or, when the
+previous round trip is still open then, as soon as it closes (counted as ``late``). Offered
+rates above what the server sustains therefore show as achieved < offered, not as a queue.
+
+Measured, per phase: the **round trip** from a message being sent to (a) the sender's ``ack``
+(relay: its own echo) and (b) the ``update`` carrying it (relay: the relayed frame) arriving at
+each other client; **steps/s** completed in the measurement window; per receiving socket,
+versions (relay: sequence numbers) **lost** (never arrived after a drain), **duplicated** and
+**out of order**; rejections and errors. p50/p99 are over every receiver's arrival.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import random
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from tests.cluster.harness import Cluster  # noqa: E402
+
+CONNECT_TIMEOUT = 30
+# Seconds to wait at the end of a phase for every receiver to have every version before the
+# missing ones count as lost: longer than the game sockets' heartbeat (20 s), which is what
+# delivers a step whose broadcast the channel layer dropped when no later step follows it.
+DRAIN = 25.0
+
+# --- set-up: database, accounts, sessions, games (Django, in the parent process) ---------------
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
+    import django
+
+    django.setup()
+
+
+def session_cookie(user) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    s = SessionStore()
+    s[SESSION_KEY] = str(user.pk)
+    s[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    s.create()
+    return f"sessionid={s.session_key}"
+
+
+def make_slots(n: int, spectators: int, tag: str) -> list[dict[str, Any]]:
+    """``n`` pairs of players (and shared spectator accounts), each with a session and a game."""
+    from django.contrib.auth import get_user_model
+
+    from play import services
+
+    User = get_user_model()
+
+    def user(name: str):
+        u = User(username=name)
+        u.set_unusable_password()  # no password hashing: 200 accounts in a moment
+        u.save()
+        return u
+
+    watchers = [session_cookie(user(f"{tag}-w{k}")) for k in range(spectators)]
+    slots = []
+    for i in range(n):
+        pi, po = user(f"{tag}-{i}-i"), user(f"{tag}-{i}-o")
+        game = services.start_game(pi, po, variant="standard", rated=False)
+        slots.append({"index": i, "players": [pi.pk, po.pk],
+                      "cookies": [session_cookie(pi), session_cookie(po), *watchers],
+                      "game": str(game.uuid)})
+    return slots
+
+
+def new_game(player_pks: list[int]) -> str:
+    """A fresh game between a slot's players (called in a worker's thread)."""
+    from django.contrib.auth import get_user_model
+    from django.db import close_old_connections
+
+    from play import services
+
+    close_old_connections()
+    User = get_user_model()
+    pi, po = User.objects.get(pk=player_pks[0]), User.objects.get(pk=player_pks[1])
+    return str(services.start_game(pi, po, variant="standard", rated=False).uuid)
+
+
+# --- measurement ------------------------------------------------------------------------------
+
+
+class Stats:
+    """What one worker measured in one level of one phase."""
+
+    def __init__(self) -> None:
+        self.ack: list[float] = []  # sender round trips (ack / own echo), seconds
+        self.recv: list[float] = []  # other receivers' round trips
+        self.done = 0  # round trips completed whose send fell in the window
+        self.sent = 0
+        self.late = 0
+        self.rejected: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ack": self.ack, "recv": self.recv, "done": self.done, "sent": self.sent,
+                "late": self.late, "rejected": dict(self.rejected), "errors": dict(self.errors)}
+
+
+class Window:
+    """The measurement window of the level running now (send times inside it count)."""
+
+    def __init__(self) -> None:
+        self.lo = self.hi = 0.0
+        self.stats = Stats()
+
+    def counts(self, t_sent: float) -> bool:
+        return self.lo <= t_sent < self.hi
+
+
+class Delivery:
+    """Per receiving socket: versions (or sequence numbers) seen, for lost/dup/out-of-order."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.seen: set[int] = set()
+        self.top = base
+        self.dup = 0
+        self.ooo = 0
+
+    def see(self, v: int) -> bool:
+        if v in self.seen or v <= self.base:
+            self.dup += 1
+            return False
+        if v < self.top:
+            self.ooo += 1
+        self.seen.add(v)
+        self.top = max(self.top, v)
+        return True
+
+    def lost(self, last: int) -> int:
+        return sum(1 for v in range(self.base + 1, last + 1) if v not in self.seen)
+
+
+class Totals:
+    """Delivery counts over the whole phase (all levels), per worker."""
+
+    def __init__(self) -> None:
+        self.lost = self.dup = self.ooo = self.expected = 0
+        self.games_finished = 0
+        self.sent_all = 0  # every message sent in the phase, warm-ups included
+
+    def add(self, deliveries: list[Delivery], last: int) -> None:
+        for d in deliveries:
+            self.lost += d.lost(last)
+            self.dup += d.dup
+            self.ooo += d.ooo
+            self.expected += max(0, last - d.base)
+
+
+def ws_url(base: str, path: str) -> str:
+    return f"ws://{base}{path}"
+
+
+async def open_socket(base: str, path: str, cookie: str = ""):
+    headers = {"Origin": f"http://{base}"}
+    if cookie:
+        headers["Cookie"] = cookie
+    return await websockets.connect(ws_url(base, path), additional_headers=headers,
+                                    open_timeout=CONNECT_TIMEOUT, max_size=2 ** 22,
+                                    ping_interval=None, compression=None)
+
+
+# --- the game stack ---------------------------------------------------------------------------
+
+
+def choose_step(state: dict[str, Any], rng: random.Random) -> tuple[str, dict | None]:
+    """A legal step from the server's state: captures preferred (honor captures first), chains
+    closed, now and then an early end; never a pass, so games finish by play."""
+    steps = state["legal_steps"]
+    caps = [s for s in steps if s["kind"] == "capture"]
+    honor = set(state.get("honor_targets") or [])
+    hcaps = [s for s in caps if s["to"] in honor]
+    if hcaps:
+        return "step", rng.choice(hcaps)
+    if caps and rng.random() < 0.7:
+        return "step", rng.choice(caps)
+    closers = [s for s in steps if s["kind"] in ("exit", "stay")]
+    moves = [s for s in steps if s["kind"] == "move"]
+    if closers and not moves:
+        return "step", rng.choice(closers)
+    if state["steps_used"] and rng.random() < 0.1 and any(s["kind"] == "end" for s in steps):
+        return "end", None
+    forward = 1 if state["side_to_move"] == "I" else -1
+    fwd = [s for s in moves if (int(s["to"][1:]) - int(s["from"][1:])) * forward > 0]
+    if fwd and rng.random() < 0.3:
+        return "step", rng.choice(fwd)
+    if moves:
+        return "step", rng.choice(moves)
+    others = [s for s in steps if s["kind"] not in ("pass",)]
+    if others:
+        s = rng.choice(others)
+        return ("end", None) if s["kind"] == "end" else ("step", s)
+    return "pass", None
+
+
+class GameSlot:
+    """One game's four (or more) sockets: I, O, then spectators; the side to move sends."""
+
+    def __init__(self, spec: dict, bases: list[str], window: Window, totals: Totals,
+                 rng: random.Random) -> None:
+        self.spec = spec
+        self.bases = bases
+        self.window = window
+        self.totals = totals
+        self.rng = rng
+        self.uuid = spec["game"]
+        self.seq = 0
+        self.nonce = f"{spec['index']}-{secrets.token_hex(4)}"
+        self.sent_at: dict[int, tuple[float, int]] = {}  # event version -> (time, sender idx)
+        self.ack_at: dict[str, tuple[float, int]] = {}  # seq -> (time, expected version)
+        self.version = 0
+        self.state: dict[str, Any] | None = None
+        self.last = 0  # highest version known to exist
+        self.waiter: asyncio.Future | None = None
+        self.expect = 0
+        self.sockets: list = []
+        self.readers: list[asyncio.Task] = []
+        self.deliveries: list[Delivery] = []
+
+    async def open(self) -> None:
+        self.sockets, self.deliveries, self.sent_at, self.ack_at = [], [], {}, {}
+        for k, cookie in enumerate(self.spec["cookies"]):
+            base = self.bases[(self.spec["index"] + k) % len(self.bases)]
+            ws = await open_socket(base, f"/ws/game/{self.uuid}/", cookie)
+            first = None
+            while first is None:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))
+                if msg["type"] == "update":
+                    first = msg
+                elif msg["type"] == "error":
+                    raise RuntimeError(f"game socket refused: {msg}")
+            self.sockets.append(ws)
+            self.deliveries.append(Delivery(first["version"]))
+            if first["version"] >= self.version:
+                self.version, self.state = first["version"], first["state"]
+        self.last = self.version
+        self.readers = [asyncio.create_task(self.read(k, ws)) for k, ws in enumerate(self.sockets)]
+
+    async def close(self) -> None:
+        self.totals.add(self.deliveries, self.last)
+        for t in self.readers:
+            t.cancel()
+        for ws in self.sockets:
+            await ws.close()
+
+    async def read(self, k: int, ws) -> None:
+        stats_of = self.window
+        try:
+            async for raw in ws:
+                t = time.perf_counter()
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind == "update":
+                    for ev in msg["events"]:
+                        v = ev["version"]
+                        if not self.deliveries[k].see(v):
+                            continue
+                        sent = self.sent_at.get(v)
+                        if sent and sent[1] != k and stats_of.counts(sent[0]):
+                            stats_of.stats.recv.append(t - sent[0])
+                    v = msg["version"]
+                    self.last = max(self.last, v)
+                    if v >= self.version:
+                        self.version, self.state = v, msg["state"]
+                    if self.waiter and not self.waiter.done() and v >= self.expect and k < 2:
+                        self.waiter.set_result(True)
+                elif kind == "ack":
+                    sent = self.ack_at.pop(str(msg.get("seq")), None)
+                    if msg.get("duplicate"):  # not ours to time: resynchronise
+                        stats_of.stats.rejected["duplicate"] += 1
+                        if self.waiter and not self.waiter.done():
+                            self.waiter.set_result(False)
+                        continue
+                    self.last = max(self.last, msg["version"])
+                    if sent and stats_of.counts(sent[0]):
+                        stats_of.stats.ack.append(t - sent[0])
+                        stats_of.stats.done += 1
+                elif kind == "rejected":
+                    stats_of.stats.rejected[msg.get("code", "?")] += 1
+                    self.ack_at.pop(str(msg.get("seq")), None)
+                    if self.waiter and not self.waiter.done():
+                        self.waiter.set_result(False)
+                elif kind == "error":
+                    stats_of.stats.errors[msg.get("code", "?")] += 1
+        except websockets.ConnectionClosed:
+            pass
+
+    async def step_once(self) -> None:
+        """Send one step for the side to move and wait until its update (or refusal) is back."""
+        state = self.state
+        assert state is not None
+        side = state["side_to_move"]
+        k = 0 if side == "I" else 1
+        action, step = choose_step(state, self.rng)
+        self.seq += 1
+        seq = f"{self.nonce}-{self.seq}"  # unique per game and player across phases
+        msg: dict[str, Any] = {"type": action, "version": self.version, "seq": seq}
+        if step is not None:
+            msg["step"] = step
+        self.expect = self.version + 1
+        loop = asyncio.get_running_loop()
+        self.waiter = loop.create_future()
+        t = time.perf_counter()
+        self.sent_at[self.version + 1] = (t, k)
+        self.ack_at[seq] = (t, self.version + 1)
+        self.totals.sent_all += 1
+        if self.window.counts(t):
+            self.window.stats.sent += 1
+        await self.sockets[k].send(json.dumps(msg))
+        ok = await asyncio.wait_for(self.waiter, 30)
+        if not ok:  # refused (stale, busy): resynchronise before the next step
+            await self.sockets[k].send(json.dumps({"type": "sync", "last_version": self.version}))
+            await asyncio.sleep(0.05)
+
+    def finished(self) -> bool:
+        return self.state is None or self.state.get("outcome") is not None
+
+    def complete(self) -> bool:
+        return all(d.lost(self.last) == 0 for d in self.deliveries)
+
+
+async def drive(slot, levels: list[tuple[float, float, float]], window: Window,
+                rng: random.Random, renew) -> None:
+    """Open-loop schedule for one slot over the levels (rate per slot, start, end)."""
+    for rate, lo, hi in levels:
+        period = 1.0 / rate
+        nxt = lo - 2.0 + rng.random() * period  # 2 s warm-up before each window
+        while True:
+            now = time.perf_counter()
+            if nxt >= hi:
+                break
+            if nxt > now:
+                await asyncio.sleep(nxt - now)
+            elif now - nxt > period:
+                if window.counts(now):
+                    window.stats.late += 1
+                nxt = now
+            if slot.finished():
+                await renew(slot)
+                nxt = time.perf_counter()
+                continue
+            try:
+                await slot.step_once()
+            except (TimeoutError, websockets.ConnectionClosed) as exc:
+                window.stats.errors[type(exc).__name__] += 1
+            nxt += period
+
+
+# --- the relay baseline -----------------------------------------------------------------------
+
+
+class RelaySlot:
+    """One relay group: a sender and ``listeners`` listeners; the sender's echo is its ack."""
+
+    def __init__(self, spec: dict, bases: list[str], window: Window, totals: Totals,
+                 listeners: int, tag: str) -> None:
+        self.spec = spec
+        self.bases = bases
+        self.window = window
+        self.totals = totals
+        self.n_listen = listeners
+        self.group = f"{tag}-{spec['index']}"
+        self.n = 0
+        self.sent_at: dict[int, float] = {}
+        self.waiter: asyncio.Future | None = None
+        self.sockets: list = []
+        self.readers: list[asyncio.Task] = []
+        self.deliveries: list[Delivery] = []
+
+    async def open(self) -> None:
+        for k in range(1 + self.n_listen):
+            base = self.bases[(self.spec["index"] + k) % len(self.bases)]
+            self.sockets.append(await open_socket(base, f"/ws/bench/relay/{self.group}/"))
+            self.deliveries.append(Delivery(0))
+        await asyncio.sleep(0.2)  # group_add happens before accept; settle anyway
+        self.readers = [asyncio.create_task(self.read(k, ws)) for k, ws in enumerate(self.sockets)]
+
+    async def close(self) -> None:
+        self.totals.add(self.deliveries, self.n)
+        for t in self.readers:
+            t.cancel()
+        for ws in self.sockets:
+            await ws.close()
+
+    async def read(self, k: int, ws) -> None:
+        w = self.window
+        try:
+            async for raw in ws:
+                t = time.perf_counter()
+                n = json.loads(raw)["n"]
+                if not self.deliveries[k].see(n):
+                    continue
+                sent = self.sent_at.get(n)
+                if sent is None or not w.counts(sent):
+                    pass
+                elif k == 0:
+                    w.stats.ack.append(t - sent)
+                    w.stats.done += 1
+                else:
+                    w.stats.recv.append(t - sent)
+                if k == 0 and self.waiter and not self.waiter.done() and n == self.n:
+                    self.waiter.set_result(True)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def step_once(self) -> None:
+        self.n += 1
+        self.waiter = asyncio.get_running_loop().create_future()
+        t = time.perf_counter()
+        self.sent_at[self.n] = t
+        self.totals.sent_all += 1
+        if self.window.counts(t):
+            self.window.stats.sent += 1
+        # A payload of the size of a small game update's header, so framing costs are alike.
+        await self.sockets[0].send(json.dumps({"type": "relay", "n": self.n, "pad": "x" * 64}))
+        await asyncio.wait_for(self.waiter, 30)
+
+    def finished(self) -> bool:
+        return False
+
+    def complete(self) -> bool:
+        return all(d.lost(self.n) == 0 for d in self.deliveries)
+
+
+# --- one phase in one worker process -----------------------------------------------------------
+
+
+async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
+    window = Window()
+    totals = Totals()
+    bases = job["bases"]
+    rng = random.Random(job["seed"])
+    if job["kind"] == "stack":
+        slots = [GameSlot(s, bases, window, totals, random.Random(rng.random()))
+                 for s in job["slots"]]
+    else:
+        slots = [RelaySlot(s, bases, window, totals, job["listeners"], job["tag"])
+                 for s in job["slots"]]
+    for i in range(0, len(slots), 10):  # connect in batches: a handshake storm is not the test
+        await asyncio.gather(*(s.open() for s in slots[i:i + 10]))
+
+    async def renew(slot: GameSlot) -> None:
+        await slot.close()
+        totals.games_finished += 1
+        slot.spec["game"] = await asyncio.to_thread(new_game, slot.spec["players"])
+        slot.uuid = slot.spec["game"]
+        slot.version, slot.state = 0, None
+        await slot.open()
+
+    t0 = time.perf_counter() + 1.0
+    plan = []
+    t = t0
+    for total_rate, duration in job["levels"]:
+        plan.append((total_rate / job["n_slots"], t + 2.0, t + 2.0 + duration))
+        t += 2.0 + duration
+    results = []
+    tasks = [asyncio.create_task(drive(s, plan, window, rng, renew)) for s in slots]
+    for (_rate, lo, hi), (total_rate, duration) in zip(plan, job["levels"], strict=True):
+        window.lo, window.hi, window.stats = lo, hi, Stats()
+        await asyncio.sleep(max(0.0, hi - time.perf_counter()))
+        stats = window.stats
+        # Round trips of sends inside the window that finish after it still count: wait.
+        await asyncio.sleep(1.5)  # < the 2 s warm-up of the next level
+        results.append({"offered": total_rate, "duration": duration, **stats.as_dict()})
+    await asyncio.gather(*tasks, return_exceptions=True)
+    window.lo = window.hi = 0.0
+    deadline = time.perf_counter() + DRAIN
+    while time.perf_counter() < deadline and not all(s.complete() for s in slots):
+        await asyncio.sleep(0.25)
+    for s in slots:
+        await s.close()
+    return {"levels": results, "lost": totals.lost, "dup": totals.dup, "ooo": totals.ooo,
+            "expected": totals.expected, "games_finished": totals.games_finished,
+            "sent_all": totals.sent_all,
+            "slots": [s.spec for s in slots]}
+
+
+def worker(job: dict[str, Any]) -> dict[str, Any]:
+    from django.db import connections
+
+    connections.close_all()  # the parent's connections are not ours
+    return asyncio.run(run_phase(job))
+
+
+def run_phase_in_workers(kind: str, slots: list[dict], bases: list[str], levels, clients: int,
+                         listeners: int, tag: str, seed: int) -> dict[str, Any]:
+    from django.db import connections
+
+    connections.close_all()
+    parts = [slots[i::clients] for i in range(clients)]
+    jobs = [{"kind": kind, "slots": part, "bases": bases, "levels": levels,
+             "n_slots": len(slots), "listeners": listeners, "tag": tag, "seed": seed + i}
+            for i, part in enumerate(parts) if part]
+    ctx = mp.get_context("fork")
+    with ctx.Pool(len(jobs)) as pool:
+        outs = pool.map(worker, jobs)
+    by_index = {s["index"]: s for out in outs for s in out["slots"]}
+    for s in slots:  # carry each slot's current game into the next phase
+        s.update(by_index[s["index"]])
+    merged: dict[str, Any] = {"levels": []}
+    for key in ("lost", "dup", "ooo", "expected", "games_finished", "sent_all"):
+        merged[key] = sum(o[key] for o in outs)
+    for i in range(len(levels)):
+        lv = [o["levels"][i] for o in outs]
+        merged["levels"].append(summarise(lv))
+    return merged
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return v[min(len(v) - 1, max(0, math.ceil(q * len(v)) - 1))]
+
+
+def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    ack = [x for p in parts for x in p["ack"]]
+    recv = [x for p in parts for x in p["recv"]]
+    allrt = ack + recv
+    duration = parts[0]["duration"]
+    rejected: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for p in parts:
+        rejected.update(p["rejected"])
+        errors.update(p["errors"])
+    done = sum(p["done"] for p in parts)
+    ms = 1000.0
+    return {
+        "offered": parts[0]["offered"], "duration": duration,
+        "sent": sum(p["sent"] for p in parts), "done": done, "per_s": done / duration,
+        "late": sum(p["late"] for p in parts),
+        "p50_ms": (pct(allrt, 0.5) or 0) * ms, "p99_ms": (pct(allrt, 0.99) or 0) * ms,
+        "ack_p50_ms": (pct(ack, 0.5) or 0) * ms, "ack_p99_ms": (pct(ack, 0.99) or 0) * ms,
+        "recv_p50_ms": (pct(recv, 0.5) or 0) * ms, "recv_p99_ms": (pct(recv, 0.99) or 0) * ms,
+        "deliveries": len(allrt), "rejected": dict(rejected), "errors": dict(errors),
+    }
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+def redis_clients(url: str) -> int | None:
+    try:
+        import redis
+
+        return int(redis.Redis.from_url(url).info("clients")["connected_clients"])
+    except Exception:
+        return None
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the server processes have used so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def log_sizes(cluster: Cluster) -> list[int]:
+    return [s.log.stat().st_size if s.log.exists() else 0 for s in cluster.servers]
+
+
+def log_warnings(cluster: Cluster, since: list[int]) -> dict[str, int]:
+    """Channel-layer trouble the servers logged since ``since`` (byte offsets per log)."""
+    counts: Counter[str] = Counter()
+    for s, offset in zip(cluster.servers, since, strict=True):
+        with open(s.log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+        counts["over_capacity"] += text.count("over capacity")
+        counts["traceback"] += text.count("Traceback")
+        counts["too_many_connections"] += text.count("Too many connections")
+    return dict(counts)
+
+
+def run_config(n_servers: int, args, slots, cluster: Cluster, tag: str) -> dict[str, Any]:
+    bases = [f"127.0.0.1:{s.port}" for s in cluster.servers[:n_servers]]
+    since = log_sizes(cluster)
+    out: dict[str, Any] = {"servers": n_servers}
+    fixed = [(args.rate, args.duration)]
+    ramp = [(r, args.ramp_duration) for r in args.ramp]
+    peak = {"clients": 0}
+    sampling = threading.Event()
+
+    def sample() -> None:  # Redis connections of all processes, the pool-size measurement
+        while not sampling.wait(0.5):
+            peak["clients"] = max(peak["clients"], redis_clients(cluster.redis.url) or 0)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    phases = [(name, kind, levels)
+              for name, kind, levels in (("relay_fixed", "relay", fixed),
+                                         ("stack_fixed", "stack", fixed),
+                                         ("relay_ramp", "relay", ramp),
+                                         ("stack_ramp", "stack", ramp))
+              if kind in args.only]
+    for name, kind, levels in phases:
+        print(f"  {n_servers} process(es): {name} ...", flush=True)
+        pids = [s.proc.pid for s in cluster.servers[:n_servers]]
+        cpu0 = cpu_seconds(pids)
+        res = run_phase_in_workers(kind, slots, bases, levels, args.clients, 2,
+                                   f"{tag}{n_servers}{name[6:9]}", args.seed)
+        # Server CPU per message: the cost figure that machine load does not distort much.
+        res["server_cpu_ms_per_msg"] = (1000 * (cpu_seconds(pids) - cpu0)
+                                        / max(1, res["sent_all"]))
+        out[name] = res
+        for lv in res["levels"]:
+            print(f"    offered {lv['offered']:>6.0f}/s  done {lv['per_s']:7.1f}/s  "
+                  f"p50 {lv['p50_ms']:7.1f} ms  p99 {lv['p99_ms']:7.1f} ms  "
+                  f"late {lv['late']}  rejected {lv['rejected']}  errors {lv['errors']}",
+                  flush=True)
+        print(f"    lost {res['lost']}  dup {res['dup']}  out-of-order {res['ooo']} "
+              f"(of {res['expected']} expected arrivals; {res['games_finished']} games "
+              f"finished); server CPU {res['server_cpu_ms_per_msg']:.2f} ms per message",
+              flush=True)
+    sampling.set()
+    sampler.join()
+    out["redis_clients_seen"] = peak["clients"]
+    out["log"] = log_warnings(cluster, since)
+    print(f"    Redis connections seen at most: {out['redis_clients_seen']}; server logs: "
+          f"{out['log']}", flush=True)
+    return out
+
+
+def saturation(phase: dict[str, Any]) -> dict[str, Any]:
+    best = max(phase["levels"], key=lambda lv: lv["per_s"])
+    return {"per_s": best["per_s"], "offered": best["offered"], "p99_ms": best["p99_ms"]}
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = ["", "| processes | what | steps/s (offered) | p50 ms | p99 ms | sender ack p99 ms "
+             "| saturation round trips/s (p99 there) | lost / dup / out of order |",
+             "|---|---|---|---|---|---|---|---|"]
+    for cfg in results["configs"]:
+        for kind in ("relay", "stack"):
+            fx = cfg[f"{kind}_fixed"]
+            lv = fx["levels"][0]
+            sat = saturation(cfg[f"{kind}_ramp"])
+            name = "bare relay (baseline)" if kind == "relay" else "game stack"
+            lost = (f"{fx['lost'] + cfg[f'{kind}_ramp']['lost']} / "
+                    f"{fx['dup'] + cfg[f'{kind}_ramp']['dup']} / "
+                    f"{fx['ooo'] + cfg[f'{kind}_ramp']['ooo']}")
+            lines.append(f"| {cfg['servers']} | {name} | {lv['per_s']:.0f} ({lv['offered']:.0f}) "
+                         f"| {lv['p50_ms']:.1f} | {lv['p99_ms']:.1f} | {lv['ack_p99_ms']:.1f} "
+                         f"| {sat['per_s']:.0f} ({sat['p99_ms']:.0f}) | {lost} |")
+    lines.append("")
+    for cfg in results["configs"]:
+        r, s = cfg["relay_fixed"]["levels"][0], cfg["stack_fixed"]["levels"][0]
+        rs, ss = saturation(cfg["relay_ramp"]), saturation(cfg["stack_ramp"])
+        p99x = s["p99_ms"] / r["p99_ms"] if r["p99_ms"] else float("inf")
+        satx = ss["per_s"] / rs["per_s"] if rs["per_s"] else 0.0
+        lost = sum(cfg[f"stack_{p}"][k] for p in ("fixed", "ramp") for k in ("lost", "dup"))
+        lines.append(f"{cfg['servers']} process(es): stack p99 / relay p99 = {p99x:.2f} (target "
+                     f"<= 2); stack saturation / relay = {satx:.2f} (target >= 0.5); stack lost "
+                     f"+ duplicated = {lost} (target 0); server logs {cfg['log']}; Redis "
+                     f"clients seen {cfg.get('redis_clients_seen')}")
+    return "\n".join(lines)
+
+
+def machine() -> dict[str, Any]:
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")),
+                       "")
+    except OSError:
+        pass
+    return {"python": platform.python_version(), "cpu": cpu, "cores": os.cpu_count(),
+            "load_before": os.getloadavg(),
+            "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                     capture_output=True, text=True).stdout.strip()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100, help="games (and relay groups)")
+    ap.add_argument("--spectators", type=int, default=2, help="spectators per game")
+    ap.add_argument("--rate", type=float, default=200.0, help="total steps/s, fixed phase")
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds, fixed phase")
+    ap.add_argument("--ramp", type=lambda s: [float(x) for x in s.split(",")],
+                    default=[300.0, 500.0, 800.0, 1200.0], help="total rates of the ramp")
+    ap.add_argument("--ramp-duration", type=float, default=8.0, help="seconds per ramp level")
+    ap.add_argument("--servers", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2],
+                    help="numbers of server processes to run, e.g. 1,2")
+    ap.add_argument("--clients", type=int, default=1, help="client processes")
+    ap.add_argument("--only", type=lambda s: s.split(","), default=["relay", "stack"],
+                    help="relay, stack or both (profiling one side); the report needs both")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="extra server environment, e.g. TALU_CHANNEL_CAPACITY=100")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="smoke run: 20 games, short phases")
+    ap.add_argument("--json", type=Path, help="write the raw figures here")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.games, args.rate, args.duration = 20, 40.0, 5.0
+        args.ramp, args.ramp_duration = [80.0, 160.0], 4.0
+
+    tag = f"bl{int(time.time()) % 100000}"
+    extra = {
+        "TALU_BENCH_RELAY": "true", "SECRET_KEY": "bench-" + tag + "-not-a-secret",
+        "TALU_WS_HEARTBEAT": "20",  # the production default, not the cluster tests' 1 s
+        "LOG_LEVEL": "INFO",  # channels-redis reports over-capacity groups at INFO
+    }
+    for item in args.env:
+        name, _, value = item.partition("=")
+        extra[name] = value
+    info = machine()
+    print(f"talu load benchmark: {args.games} games x (2 players + {args.spectators} "
+          f"spectators), {args.rate:.0f} steps/s fixed, ramp {args.ramp}, processes "
+          f"{args.servers}; load average before {info['load_before']}", flush=True)
+    t_setup = time.perf_counter()
+    workdir = Path(tempfile.mkdtemp(prefix="talu-bench-load-"))  # kept: the server logs
+    with Cluster(servers=max(args.servers), env=extra, workdir=workdir) as cluster:
+        os.environ.update(cluster.env())  # the same database, keyring and SECRET_KEY
+        setup_django()
+        slots = make_slots(args.games, args.spectators, tag)
+        print(f"  set-up: stack, {len(slots)} games, accounts and sessions in "
+              f"{time.perf_counter() - t_setup:.1f} s; server pids "
+              f"{[s.proc.pid for s in cluster.servers]}", flush=True)
+        configs = [run_config(n, args, slots, cluster, tag) for n in args.servers]
+        from django.db import connections
+
+        connections.close_all()  # before the harness drops the database
+    results = {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+               "command": " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]),
+               "machine": {**info, "load_after": os.getloadavg()},
+               "params": {k: (str(v) if isinstance(v, Path) else v)
+                          for k, v in vars(args).items()},
+               "env": extra, "configs": configs}
+    if set(args.only) >= {"relay", "stack"}:
+        print(report(results))
+    print(f"\nload average after: {os.getloadavg()}; server logs in {workdir}")
+    if args.json:
+        slim = json.loads(json.dumps(results))
+        args.json.write_text(json.dumps(slim, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
