@@ -11,7 +11,9 @@ game; a rejected one changes nothing.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
 import tempfile
 import threading
 import uuid
@@ -79,9 +81,23 @@ def body_keyring(body: AffiliatedBody) -> str:
                 _ring_base = tempfile.mkdtemp(prefix="talu-bodies-")
             home = Path(_ring_base) / digest
             ring = keys.Keyring(home, create=True)
-            keys.import_public_keys(ring, body.public_key)
+            try:
+                keys.import_public_keys(ring, body.public_key)
+            finally:
+                keys.stop_agent(home)  # importing may start one; verifying needs none
             _rings[digest] = str(home)
         return _rings[digest]
+
+
+@atexit.register
+def _drop_keyrings() -> None:
+    """Stop any agent a keyring started and remove the scratch keyrings."""
+    with _rings_lock:
+        for home in _rings.values():
+            keys.stop_agent(home)
+        if _ring_base is not None:
+            shutil.rmtree(_ring_base, ignore_errors=True)
+        _rings.clear()
 
 
 # --- parsing and checking -----------------------------------------------------------------------
