@@ -28,7 +28,7 @@ def tally_from_json(data: dict[str, Any]) -> Tally:
                  reason=data.get("reason"))
 
 
-def _cats(c: CategoryCounts) -> list[int]:
+def cats(c: CategoryCounts) -> list[int]:
     return [c.capture, c.invasion, c.intrusion, c.defense, c.threat]
 
 
@@ -62,7 +62,7 @@ def to_json(f: GameFigures) -> list[Any]:
     for side in ("I", "O"):
         sf = f.sides[side]
         pc = (None, None) if sf.pc is None else (sf.pc.numerator, sf.pc.denominator)
-        out += [*_cats(sf.counts), *_cats(sf.points), sf.s1_points, *pc, sf.npc]
+        out += [*cats(sf.counts), *cats(sf.points), sf.s1_points, *pc, sf.npc]
     return out
 
 

@@ -124,13 +124,21 @@ def _figures_json(figures: GameFigures, change: GameChange, side: str, opponent_
                   state: PlayerState) -> dict[str, Any]:
     sc = change.sides[side]
     sf = figures.sides[side]
+    opp = "O" if side == "I" else "I"
     out: dict[str, Any] = {
         "model": sc.model, "opponent_rating": opponent_start, "rounds": figures.rounds,
         "reason": figures.reason, "coefficient": sc.coefficient, "points": sc.points,
         "s1_points": sf.s1_points, "pc": sf.pc_float, "npc": sf.npc,
+        # R20 category counts (capture, invasion, intrusion, defense, threat) of both sides,
+        # and R23 S3 category points: the inputs of every model's ratios
+        "counts": figcache.cats(sf.counts),
+        "opponent_counts": figcache.cats(figures.sides[opp].counts),
     }
     if sc.model == "S3":
-        out["ec"] = 2 * sc.old / (sc.old + opponent_start)
+        out["s3_points"] = figcache.cats(sf.points)
+        out["opponent_s3_points"] = figcache.cats(figures.sides[opp].points)
+        out["ec"] = 2 * sc.old / (sc.old + opponent_start)  # R23, ratings at game start
+        out["apc"] = sc.coefficient
         out["success_k"] = figures.success_k
     out["state"] = snapshot(state)
     return out
@@ -594,7 +602,3 @@ def audited_recompute_all(progress: Progress = None, *, actor_user=None) -> Summ
     summary = recompute_all(progress)
     _audit(AuditEntry.RECOMPUTE, None, "full recompute", {}, summary.as_dict(), actor_user)
     return summary
-
-
-def chronological(games: Iterable[ArchivedGame]) -> Iterator[ArchivedGame]:
-    return iter(sorted(games, key=lambda g: (g.played_at, g.pk)))

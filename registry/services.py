@@ -1,8 +1,9 @@
 """Registry services: players, the site's affiliated body, records and ratings of live games.
 
-``play.services`` calls these at the two moments that matter: when a game starts (the signed
-game entry, STGE) and when it ends (the signed session entry STSE, the slip STDGS, the STGN, and
-for rated games the rating changes of both players, each by their own stratum's model, SX).
+``play.services`` calls these at the two moments that matter: when a game starts (its registry
+game, ``ArchivedGame``, and the signed game entry, STGE) and when it ends (the signed session
+entry STSE, the slip STDGS, the STGN, the result and tally, and the ratings, which the ledger
+writes exactly as for a submitted game or a recompute, R30).
 Record building and signing are the records core's (``registry.records``); scoring is the
 scoring core's (``registry.scoring``); ``registry.recordkeeping`` supplies the site's key and
 settings to the records core.
