@@ -1,3 +1,7 @@
+"""Admin pages. Ratings, games and rating changes are written by the ledger only (R30): here
+they are read-only, so an edit cannot leave the cache out of step with the cascade; annul and
+correct through the API or ``registry.ledger``."""
+
 from django.contrib import admin
 
 from registry.models import (
@@ -18,6 +22,9 @@ class PlayerAdmin(admin.ModelAdmin):
                     "stratum_wins")
     search_fields = ("player_id", "user__username", "display_name")
     raw_id_fields = ("user",)
+    readonly_fields = ("stratum", "rating", "stratum_games", "stratum_wins", "exposure_sum",
+                       "games", "wins", "elimination_wins", "invasion_wins", "recent_npc",
+                       "start_stratum", "start_rating")
 
 
 @admin.register(AffiliatedBody)
@@ -32,39 +39,7 @@ class BodyTokenAdmin(admin.ModelAdmin):
     readonly_fields = ("key_hash",)
 
 
-@admin.register(ArchivedGame)
-class ArchivedGameAdmin(admin.ModelAdmin):
-    list_display = ("game_id", "body", "source", "status", "winner", "reason", "played_at")
-    list_filter = ("status", "source", "variant")
-    raw_id_fields = ("player_i", "player_o", "live")
-    search_fields = ("game_id",)
-
-
-@admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
-    list_display = ("player", "game", "model", "old_rating", "new_rating", "promoted_to")
-    raw_id_fields = ("player", "game")
-
-
-@admin.register(StratumRecord)
-class StratumRecordAdmin(admin.ModelAdmin):
-    list_display = ("player", "stratum", "games", "wins", "rating_start", "rating_end", "ended")
-    raw_id_fields = ("player", "promoted_by")
-
-
-@admin.register(GameRecord)
-class GameRecordAdmin(admin.ModelAdmin):
-    list_display = ("game", "kind", "session", "revision", "superseded", "created")
-    raw_id_fields = ("game",)
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    """Read-only: the audit trail is append-only."""
-
-    list_display = ("created", "action", "game", "actor_user", "actor_body")
-    list_filter = ("action",)
-
+class ReadOnlyAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
@@ -73,3 +48,37 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(ArchivedGame)
+class ArchivedGameAdmin(ReadOnlyAdmin):
+    list_display = ("game_id", "body", "source", "status", "winner", "reason", "played_at")
+    list_filter = ("status", "source", "variant")
+    raw_id_fields = ("player_i", "player_o", "live")
+    search_fields = ("game_id",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("player", "game", "model", "old_rating", "new_rating", "promoted_to")
+    raw_id_fields = ("player", "game")
+
+
+@admin.register(StratumRecord)
+class StratumRecordAdmin(ReadOnlyAdmin):
+    list_display = ("player", "stratum", "games", "wins", "rating_start", "rating_end", "ended")
+    raw_id_fields = ("player", "promoted_by")
+
+
+@admin.register(GameRecord)
+class GameRecordAdmin(ReadOnlyAdmin):
+    list_display = ("game", "kind", "session", "revision", "superseded", "created")
+    raw_id_fields = ("game",)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Read-only: the audit trail is append-only."""
+
+    list_display = ("created", "action", "game", "actor_user", "actor_body")
+    list_filter = ("action",)
