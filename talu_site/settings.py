@@ -157,6 +157,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 CHANNEL_LAYERS = channel_layers(env_int)
 
+# --- cache ------------------------------------------------------------------------------------
+# The API's throttle counters live in the cache: with REDIS_URL every server process shares one
+# Redis cache, so a client cannot multiply its budget by the number of processes behind the proxy.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("TALU_CACHE_PREFIX", "talu-cache"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- auth -------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -190,7 +204,8 @@ X_FRAME_OPTIONS = "DENY"
 
 # --- REST framework ---------------------------------------------------------------------------
 # The API (registry/api, docs/api.md). Throttle rates: TALU_API_RATE_ANON / _USER / _BODY
-# ("120/minute"); counters live in the default cache (per process unless CACHES is shared).
+# ("120/minute"); counters live in the default cache (Redis, shared by all processes, with
+# REDIS_URL).
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "registry.api.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [

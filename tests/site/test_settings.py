@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ("import django, json; django.setup(); from django.conf import settings as s; "
         "print(json.dumps([s.DATABASES['default']['ENGINE'], "
-        "s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG]))")
+        "s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG, s.CACHES['default']['BACKEND']]))")
 
 
 def run(**env_over: str) -> subprocess.CompletedProcess:
@@ -27,12 +27,15 @@ def test_embedded_defaults():
     out = run()
     assert out.returncode == 0, out.stderr
     assert "sqlite3" in out.stdout and "InMemoryChannelLayer" in out.stdout
+    assert "LocMemCache" in out.stdout
 
 
 def test_real_services_when_set():
     out = run(DATABASE_URL="postgres://u@db:5432/talu", REDIS_URL="redis://cache:6379/0")
     assert out.returncode == 0, out.stderr
     assert "postgresql" in out.stdout and "RedisChannelLayer" in out.stdout
+    # One cache for every process: the API's throttle budget is not multiplied by processes.
+    assert "RedisCache" in out.stdout
 
 
 @pytest.mark.parametrize("env, needle", [
