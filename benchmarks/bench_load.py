@@ -498,6 +498,9 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
         await asyncio.gather(*(s.open() for s in slots[i:i + 10]))
 
     async def renew(slot: GameSlot) -> None:
+        deadline = time.perf_counter() + DRAIN  # the last update must reach every socket
+        while not slot.complete() and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
         await slot.close()
         totals.games_finished += 1
         slot.spec["game"] = await asyncio.to_thread(new_game, slot.spec["players"])
@@ -515,11 +518,15 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
     tasks = [asyncio.create_task(drive(s, plan, window, rng, renew)) for s in slots]
     for (_rate, lo, hi), (total_rate, duration) in zip(plan, job["levels"], strict=True):
         window.lo, window.hi, window.stats = lo, hi, Stats()
+        await asyncio.sleep(max(0.0, lo - time.perf_counter()))
+        cpu_lo = cpu_seconds(job["pids"])
         await asyncio.sleep(max(0.0, hi - time.perf_counter()))
+        cpu = cpu_seconds(job["pids"]) - cpu_lo  # the servers' CPU inside the window
         stats = window.stats
         # Round trips of sends inside the window that finish after it still count: wait.
         await asyncio.sleep(1.5)  # < the 2 s warm-up of the next level
-        results.append({"offered": total_rate, "duration": duration, **stats.as_dict()})
+        results.append({"offered": total_rate, "duration": duration, "cpu_s": cpu,
+                        **stats.as_dict()})
     await asyncio.gather(*tasks, return_exceptions=True)
     window.lo = window.hi = 0.0
     deadline = time.perf_counter() + DRAIN
@@ -541,13 +548,14 @@ def worker(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_phase_in_workers(kind: str, slots: list[dict], bases: list[str], levels, clients: int,
-                         listeners: int, tag: str, seed: int) -> dict[str, Any]:
+                         listeners: int, tag: str, seed: int, pids: list[int]) -> dict[str, Any]:
     from django.db import connections
 
     connections.close_all()
     parts = [slots[i::clients] for i in range(clients)]
     jobs = [{"kind": kind, "slots": part, "bases": bases, "levels": levels,
-             "n_slots": len(slots), "listeners": listeners, "tag": tag, "seed": seed + i}
+             "n_slots": len(slots), "listeners": listeners, "tag": tag, "seed": seed + i,
+             "pids": pids}
             for i, part in enumerate(parts) if part]
     ctx = mp.get_context("fork")
     with ctx.Pool(len(jobs)) as pool:
@@ -591,6 +599,8 @@ def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "ack_p50_ms": (pct(ack, 0.5) or 0) * ms, "ack_p99_ms": (pct(ack, 0.99) or 0) * ms,
         "recv_p50_ms": (pct(recv, 0.5) or 0) * ms, "recv_p99_ms": (pct(recv, 0.99) or 0) * ms,
         "deliveries": len(allrt), "rejected": dict(rejected), "errors": dict(errors),
+        # Server CPU per message sent in the window (every worker reads the same processes).
+        "cpu_ms_per_msg": 1000 * parts[0]["cpu_s"] / max(1, sum(p["sent"] for p in parts)),
     }
 
 
@@ -660,19 +670,21 @@ def run_config(n_servers: int, args, slots, cluster: Cluster, tag: str) -> dict[
         pids = [s.proc.pid for s in cluster.servers[:n_servers]]
         cpu0 = cpu_seconds(pids)
         res = run_phase_in_workers(kind, slots, bases, levels, args.clients, 2,
-                                   f"{tag}{n_servers}{name[6:9]}", args.seed)
-        # Server CPU per message: the cost figure that machine load does not distort much.
+                                   f"{tag}{n_servers}{name[6:9]}", args.seed, pids)
+        # Server CPU per message over the whole phase (connections and drain included).
         res["server_cpu_ms_per_msg"] = (1000 * (cpu_seconds(pids) - cpu0)
                                         / max(1, res["sent_all"]))
         out[name] = res
         for lv in res["levels"]:
             print(f"    offered {lv['offered']:>6.0f}/s  done {lv['per_s']:7.1f}/s  "
                   f"p50 {lv['p50_ms']:7.1f} ms  p99 {lv['p99_ms']:7.1f} ms  "
-                  f"late {lv['late']}  rejected {lv['rejected']}  errors {lv['errors']}",
+                  f"cpu {lv['cpu_ms_per_msg']:5.2f} ms/msg  late {lv['late']}  "
+                  f"rejected {lv['rejected']}  errors {lv['errors']}",
                   flush=True)
         print(f"    lost {res['lost']}  dup {res['dup']}  out-of-order {res['ooo']} "
               f"(of {res['expected']} expected arrivals; {res['games_finished']} games "
-              f"finished); server CPU {res['server_cpu_ms_per_msg']:.2f} ms per message",
+              f"finished); server CPU {res['server_cpu_ms_per_msg']:.2f} ms per message over the "
+              f"phase",
               flush=True)
     sampling.set()
     sampler.join()
@@ -690,8 +702,9 @@ def saturation(phase: dict[str, Any]) -> dict[str, Any]:
 
 def report(results: dict[str, Any]) -> str:
     lines = ["", "| processes | what | steps/s (offered) | p50 ms | p99 ms | sender ack p99 ms "
-             "| saturation round trips/s (p99 there) | lost / dup / out of order |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| server CPU ms per step | saturation round trips/s (p99 ms there) "
+             "| lost / dup / out of order |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for cfg in results["configs"]:
         for kind in ("relay", "stack"):
             fx = cfg[f"{kind}_fixed"]
@@ -703,7 +716,8 @@ def report(results: dict[str, Any]) -> str:
                     f"{fx['ooo'] + cfg[f'{kind}_ramp']['ooo']}")
             lines.append(f"| {cfg['servers']} | {name} | {lv['per_s']:.0f} ({lv['offered']:.0f}) "
                          f"| {lv['p50_ms']:.1f} | {lv['p99_ms']:.1f} | {lv['ack_p99_ms']:.1f} "
-                         f"| {sat['per_s']:.0f} ({sat['p99_ms']:.0f}) | {lost} |")
+                         f"| {lv['cpu_ms_per_msg']:.2f} | {sat['per_s']:.0f} ({sat['p99_ms']:.0f}) "
+                         f"| {lost} |")
     lines.append("")
     for cfg in results["configs"]:
         r, s = cfg["relay_fixed"]["levels"][0], cfg["stack_fixed"]["levels"][0]
