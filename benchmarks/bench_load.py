@@ -196,6 +196,7 @@ class Totals:
         self.lost = self.dup = self.ooo = self.expected = 0
         self.games_finished = 0
         self.sent_all = 0  # every message sent in the phase, warm-ups included
+        self.dup_samples: list[dict[str, Any]] = []  # what a duplicate arrived in (diagnosis)
 
     def add(self, deliveries: list[Delivery], last: int) -> None:
         for d in deliveries:
@@ -312,6 +313,10 @@ class GameSlot:
                     for ev in msg["events"]:
                         v = ev["version"]
                         if not self.deliveries[k].see(v):
+                            if len(self.totals.dup_samples) < 5:
+                                self.totals.dup_samples.append(
+                                    {"socket": k, "event": v, "from_version": msg["from_version"],
+                                     "version": msg["version"], "events": len(msg["events"])})
                             continue
                         sent = self.sent_at.get(v)
                         if sent and sent[1] != k and stats_of.counts(sent[0]):
@@ -536,7 +541,7 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
         await s.close()
     return {"levels": results, "lost": totals.lost, "dup": totals.dup, "ooo": totals.ooo,
             "expected": totals.expected, "games_finished": totals.games_finished,
-            "sent_all": totals.sent_all,
+            "sent_all": totals.sent_all, "dup_samples": totals.dup_samples,
             "slots": [s.spec for s in slots]}
 
 
@@ -566,6 +571,7 @@ def run_phase_in_workers(kind: str, slots: list[dict], bases: list[str], levels,
     merged: dict[str, Any] = {"levels": []}
     for key in ("lost", "dup", "ooo", "expected", "games_finished", "sent_all"):
         merged[key] = sum(o[key] for o in outs)
+    merged["dup_samples"] = [d for o in outs for d in o["dup_samples"]][:5]
     for i in range(len(levels)):
         lv = [o["levels"][i] for o in outs]
         merged["levels"].append(summarise(lv))
@@ -684,7 +690,7 @@ def run_config(n_servers: int, args, slots, cluster: Cluster, tag: str) -> dict[
         print(f"    lost {res['lost']}  dup {res['dup']}  out-of-order {res['ooo']} "
               f"(of {res['expected']} expected arrivals; {res['games_finished']} games "
               f"finished); server CPU {res['server_cpu_ms_per_msg']:.2f} ms per message over the "
-              f"phase",
+              f"phase" + (f"; duplicates arrived in {res['dup_samples']}" if res["dup"] else ""),
               flush=True)
     sampling.set()
     sampler.join()

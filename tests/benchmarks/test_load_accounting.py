@@ -1,0 +1,64 @@
+"""The load benchmark's accounting (benchmarks/bench_load.py): a lost, duplicated or reordered
+step is counted as such, so a "0 lost / 0 duplicated" in BENCHMARKS.md means something."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_load.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_load", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lost_duplicated_and_out_of_order_versions(bench):
+    d = bench.Delivery(base=3)  # joined at version 3: versions up to 3 are not expected
+    arrived = [bench.Delivery.see(d, v) for v in (4, 5, 5, 7, 6, 3)]
+    assert arrived == [True, True, False, True, True, False]
+    assert (d.dup, d.ooo) == (2, 1)  # 5 twice and 3 (already in the first state); 6 after 7
+    assert d.lost(last=9) == 2  # 8 and 9 never came
+
+
+def test_totals_add_up_over_sockets(bench):
+    t = bench.Totals()
+    a, b = bench.Delivery(0), bench.Delivery(2)
+    for v in (1, 2, 3):
+        a.see(v)
+    b.see(3)
+    t.add([a, b], last=4)
+    assert (t.lost, t.expected) == (2, 6)  # a misses 4, b misses 4; 4 + 2 expected
+
+
+def test_percentiles(bench):
+    values = [i / 1000 for i in range(1, 101)]
+    assert bench.pct(values, 0.5) == 0.05
+    assert bench.pct(values, 0.99) == 0.099
+    assert bench.pct([], 0.5) is None
+
+
+def test_step_choice_is_legal_and_never_a_pass(bench):
+    state = {"side_to_move": "I", "steps_used": 0, "honor_targets": [],
+             "legal_steps": [{"kind": "pass", "from": None, "to": None},
+                             {"kind": "move", "from": "A2", "to": "A3"},
+                             {"kind": "move", "from": "B2", "to": "B3"}]}
+    rng = random.Random(1)
+    for _ in range(50):
+        action, step = bench.choose_step(state, rng)
+        assert action == "step" and step in state["legal_steps"][1:]
+
+
+def test_honor_capture_comes_first(bench):
+    honor = {"kind": "capture", "from": "C7", "to": "D8"}
+    state = {"side_to_move": "O", "steps_used": 1, "honor_targets": ["D8"],
+             "legal_steps": [{"kind": "move", "from": "A7", "to": "A6"},
+                             {"kind": "capture", "from": "E7", "to": "F6"}, honor]}
+    assert bench.choose_step(state, random.Random(2)) == ("step", honor)
