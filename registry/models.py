@@ -225,6 +225,9 @@ class ArchivedGame(models.Model):
 
     class Meta:
         indexes = [
+            # The R30 order and the game list's default (newest first): without it every page
+            # sorted all the games (BENCHMARKS.md, issue 6).
+            models.Index(fields=["played_at", "id"], name="archgame_played_id"),
             models.Index(fields=["status", "played_at"], name="archgame_status_played"),
             models.Index(fields=["player_i", "played_at"], name="archgame_pi_played"),
             models.Index(fields=["player_o", "played_at"], name="archgame_po_played"),

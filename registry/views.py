@@ -49,6 +49,7 @@ def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: in
 
 
 CHART_POINTS = 200
+HEAVY_GAME_FIELDS = ("stgn", "tally", "figures")
 RECENT = 30
 PAGE_SIZE = 50
 
@@ -71,11 +72,15 @@ def profile(request, player_id: str):
                    .values_list("old_rating", "rating_after"))
     points = [history[0][0]] if history else [player.rating]
     points += [after for _, after in history]
+    # The games' notation, tally and figures are not shown: not read (about a third of the
+    # busiest profile's database time at 100,000 games, BENCHMARKS.md issue 6).
     changes = list(player.rating_changes.select_related("game")
+                   .defer(*(f"game__{f}" for f in HEAVY_GAME_FIELDS))
                    .order_by("-played_at", "-game_id")[:RECENT])
     games = list(ArchivedGame.objects.filter(Q(player_i=player) | Q(player_o=player))
                  .exclude(status=ArchivedGame.PLAYING)
                  .select_related("player_i__user", "player_o__user", "body")
+                 .defer(*HEAVY_GAME_FIELDS)
                  .order_by("-played_at", "-id")[:RECENT])
     return render(request, "registry/profile.html", {
         "p": player,

@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 from registry.api import serializers as s
 from registry.api.auth import body_of
 from registry.api.errors import Conflict, Rejected
+from registry.api.pagination import DeferredJoinPagination
 from registry.api.permissions import BodyTokenOnly, CanManageGame, is_writer
 from registry.api.schema import ErrorSerializer
 from registry.ledger import annul_game, correct_game
@@ -243,6 +244,7 @@ class GameList(generics.ListCreateAPIView):
     """Games, newest first, filtered by player, status, variant, source, body or rated."""
 
     serializer_class = s.GameSerializer
+    pagination_class = DeferredJoinPagination
 
     def get_queryset(self):
         f = s.GameFilterSerializer(data=self.request.query_params.dict())
