@@ -33,6 +33,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -263,8 +264,8 @@ def report(args, fills: dict, requests: list, rec: dict, loads: list[float]) -> 
     with connection.cursor() as cur:
         cur.execute("SHOW server_version")
         version = cur.fetchone()[0]
-    print(f"\nPostgreSQL {version}; load average (1 min) during the run: "
-          f"{min(loads):.2f}-{max(loads):.2f}")
+    print(f"\nPostgreSQL {version}; load average (1 min, every 5 s) during the run: "
+          f"min {min(loads):.2f}, median {statistics.median(loads):.2f}, max {max(loads):.2f}")
     for role, f in fills.items():
         print(f"{role}: filled in {f['fill_s']:.1f} s; first rating of every game "
               f"{f['first_recompute_s']:.1f} s ({f['first_rows']:,} rows written)")
@@ -318,7 +319,15 @@ def main() -> None:
 
     dbs = {"baseline": f"talu_bench_reg_base_{os.getpid()}",
            "full": f"talu_bench_reg_full_{os.getpid()}"}
-    loads = [os.getloadavg()[0]]
+    loads: list[float] = []
+    sampling = threading.Event()
+
+    def sample() -> None:  # the machine is shared: what else ran shows in the load average
+        while not sampling.wait(5):
+            loads.append(os.getloadavg()[0])
+
+    threading.Thread(target=sample, daemon=True).start()
+    loads.append(os.getloadavg()[0])
     with throwaway_databases(args.server, list(dbs.values())):
         setup_django(args.server, dbs["baseline"])
         fills = {"baseline": fill(dbs["baseline"], args.baseline_games, args.baseline_players),
@@ -326,11 +335,9 @@ def main() -> None:
         for role, f in fills.items():
             print(f"{role}: filled {f['fill_s']:.1f} s, rated {f['first_recompute_s']:.1f} s",
                   flush=True)
-        loads.append(os.getloadavg()[0])
         requests = time_requests(dbs, args.reps)
-        loads.append(os.getloadavg()[0])
         rec = time_recomputes(dbs["full"], args.recompute_reps)
-        loads.append(os.getloadavg()[0])
+        sampling.set()
         report(args, fills, requests, rec, loads)
 
 
