@@ -1,7 +1,7 @@
 """Live play under load (issue 7): the game stack next to a bare broadcast relay, one run.
 
-    .venv/bin/python benchmarks/bench_load.py                 # the recorded figures (~6 min)
-    .venv/bin/python benchmarks/bench_load.py --quick         # a smoke run (~1 min)
+    .venv/bin/python benchmarks/bench_load.py                 # the recorded figures (~15 min)
+    .venv/bin/python benchmarks/bench_load.py --quick         # a smoke run (~2 min)
     .venv/bin/python benchmarks/bench_load.py --json out.json # the raw figures as well
 
 Needs PostgreSQL (``TALU_TEST_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/test,
@@ -36,7 +36,10 @@ Measured, per phase: the **round trip** from a message being sent to (a) the sen
 (relay: its own echo) and (b) the ``update`` carrying it (relay: the relayed frame) arriving at
 each other client; **steps/s** completed in the measurement window; per receiving socket,
 versions (relay: sequence numbers) **lost** (never arrived after a drain), **duplicated** and
-**out of order**; rejections and errors. p50/p99 are over every receiver's arrival.
+**out of order**; rejections and errors. p50/p99 are over every receiver's arrival. Also
+the daphne processes' CPU time inside each window per message sent (a cost figure that load
+from elsewhere distorts far less than latency), the most Redis connections seen, and the
+servers' channel-layer warnings ("over capacity", "Too many connections") from their logs.
 """
 
 from __future__ import annotations
