@@ -8,6 +8,11 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              presence row and catches up on any step it missed
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
                              beyond it a socket is refused cleanly with close code 4013
+``TALU_WS_DB_THREADS``       threads per process that apply steps and answer syncs (default 4):
+                             steps of different games are written concurrently, each on its
+                             own database connection, while one game's writers stay serialised
+                             by its row lock; bounded so database work cannot starve the event
+                             loop that reads the channel layer
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by each socket's
                              heartbeat, so a crowd arriving is not n-squared messages
@@ -59,3 +64,8 @@ def max_connections() -> int:
 def presence_fanout() -> int:
     """Watchers of one game up to which joins and leaves are broadcast at once."""
     return int(_number("TALU_WS_PRESENCE_FANOUT", 50, 0))
+
+
+def db_threads() -> int:
+    """Threads of a process that run the websocket's database work (steps and syncs)."""
+    return int(_number("TALU_WS_DB_THREADS", 4, 1))

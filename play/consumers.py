@@ -19,6 +19,8 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -40,6 +42,22 @@ _open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTION
 
 def group_name(game_id) -> str:
     return f"game.{game_id}"
+
+
+@cache
+def _db_pool() -> ThreadPoolExecutor:
+    """The bounded pool for steps and syncs (``TALU_WS_DB_THREADS``).
+
+    Channels' default runs every database call of a process on one thread, one after the
+    other, so one process applied one step at a time whatever the number of games (measured:
+    BENCHMARKS.md). Steps of one game still cannot interleave: a socket handles its messages
+    one at a time, and the writers of a game queue on its row lock.
+    """
+    return ThreadPoolExecutor(max_workers=conf.db_threads(), thread_name_prefix="talu-db")
+
+
+def in_db_pool(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool())
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -232,7 +250,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "code": "spectator", "reason": "spectators cannot play steps",
                                   "version": self.sent_version})
             return
-        result = await database_sync_to_async(services.submit)(
+        result = await in_db_pool(services.submit)(
             self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
             seq=seq)
         await self.send_json(result.reply())
@@ -280,7 +298,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._sync_locked(self.sent_version)
 
     async def _sync_locked(self, last_version: int | None) -> None:
-        data = await database_sync_to_async(services.sync)(self.game_id, last_version)
+        data = await in_db_pool(services.sync)(self.game_id, last_version)
         if data is None:
             await self.error("not_found", "there is no such game")
             return

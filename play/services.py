@@ -23,7 +23,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -69,6 +69,7 @@ def forget_engines() -> None:
     """Drop every cached engine (tests, and a process that wants to prove replay works)."""
     with _cache_lock:
         _cache.clear()
+        _players_cache.clear()
 
 
 def apply_event(engine: Engine, kind: str, data: dict[str, Any]) -> None:
@@ -97,7 +98,9 @@ def engine_for(game: Game) -> Engine:
     """The current engine of ``game`` (from the cache when it is at the game's version)."""
     engine = _take_cached(game)
     if engine is None:
-        engine = replay(game)
+        # Bounded by the version read: a step committed since must not slip into an engine
+        # cached (and sent) as this version.
+        engine = replay(game, upto=game.version)
     _put_cached(game, engine)
     return engine
 
@@ -260,6 +263,13 @@ def _find_duplicate(game: Game, user, seq: str | None) -> Result | None:
 
 
 def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str | None) -> Result:
+    """The write path, in one transaction holding the game's row lock: on the usual path five
+    round trips to the database (BEGIN, the locked row, the events INSERT, one UPDATE, COMMIT).
+
+    A resent message (same ``seq``) is found on the slow paths only: when the version it names
+    is no longer current, or, if it names the current one, by the unique (game, side, seq)
+    constraint, which ``submit`` turns into the original acknowledgement.
+    """
     from registry import services as registry
 
     with transaction.atomic():
@@ -269,20 +279,20 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
         side = game.side_of(user)
         if side is None:
             return _reject("spectator", "spectators cannot play steps", game.version, seq)
-        dup = _find_duplicate(game, user, seq)
-        if dup is not None:
-            return dup
         if not game.is_live:
-            return _reject("finished", "the game is over", game.version, seq)
+            return _find_duplicate(game, user, seq) or _reject(
+                "finished", "the game is over", game.version, seq)
         if action != "resign":
             if isinstance(version, bool) or not isinstance(version, int):
                 return _reject("bad_step", "a step must name the game version it was made "
                                "against ('version')", game.version, seq)
             if version != game.version:
-                return _reject("stale", f"this step was made against version {version}; the "
-                               f"game is at version {game.version}", game.version, seq)
+                return _find_duplicate(game, user, seq) or _reject(
+                    "stale", f"this step was made against version {version}; the game is at "
+                    f"version {game.version}", game.version, seq)
         from_version = game.version
         engine = _take_cached(game) or replay(game)
+        turns_before = len(engine.turns)
         try:
             new_events = _apply(game, engine, side, action, step_data, seq)
         except (IllegalStepError, StepFormatError, GameOverError, TaluError) as err:
@@ -291,28 +301,30 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
             if isinstance(err, _NotYourTurn):
                 code = "not_your_turn"
             return _reject(code, str(err), game.version, seq)
+        try:
+            GameEvent.objects.bulk_create(new_events)
+            game.version = new_events[-1].version
+            changes: dict[str, Any] = {"version": game.version}
+            if len(engine.turns) != turns_before or engine.outcome is not None:
+                game.stgn = changes["stgn"] = engine.stgn()  # refreshed when a turn ends
+            if engine.outcome is not None:
+                o = engine.outcome
+                game.status = changes["status"] = Game.FINISHED
+                game.winner = changes["winner"] = o.winner.value if o.winner else "-"
+                game.reason = changes["reason"] = o.reason.value
+                game.detail = changes["detail"] = o.detail or ""
+                game.finished = changes["finished"] = timezone.now()
+            # The version check as well as the row lock: where locks are no-ops (SQLite) a
+            # second writer fails here cleanly instead of forking the log.
+            if Game.objects.filter(pk=game.pk, version=from_version).update(**changes) != 1:
+                raise IntegrityError("game version moved under us")
+            if engine.outcome is not None:
+                registry.finish_game(game, engine)
+            state = engine.snapshot()
+            meta = game_meta(game)
         except Exception:
-            forget_engines_for(game)
+            forget_engines_for(game)  # the engine has played a step the log does not hold
             raise
-        # Version check as well as the row lock: where locks are no-ops this fails cleanly.
-        new_version = new_events[-1].version
-        bumped = Game.objects.filter(pk=game.pk, version=from_version).update(version=new_version)
-        if bumped != 1:
-            raise IntegrityError("game version moved under us")
-        game.version = new_version
-        game.stgn = engine.stgn()
-        if engine.outcome is not None:
-            o = engine.outcome
-            game.status = Game.FINISHED
-            game.winner = o.winner.value if o.winner else "-"
-            game.reason = o.reason.value
-            game.detail = o.detail or ""
-            game.finished = timezone.now()
-        game.save(update_fields=["stgn", "status", "winner", "reason", "detail", "finished"])
-        if engine.outcome is not None:
-            registry.finish_game(game, engine)
-        state = engine.snapshot()
-        meta = game_meta(game)
     _put_cached(game, engine)
     return Result(ok=True, code="applied", version=game.version, seq=seq,
                   events=[e.as_message() for e in new_events], from_version=from_version,
@@ -325,15 +337,15 @@ class _NotYourTurn(IllegalStepError):
 
 def _apply(game: Game, engine: Engine, side: str, action: str, step_data: Any,
            seq: str | None) -> list[GameEvent]:
-    """Apply the message to ``engine`` and write its events (and the arbiter's) to the log."""
+    """Apply the message to ``engine``; the events (and the arbiter's) for the log, unsaved."""
     version = game.version
     events: list[GameEvent] = []
 
     def add(kind: str, ev_side: str, data: dict, text: str, ev_seq: str | None) -> None:
         nonlocal version
         version += 1
-        events.append(GameEvent.objects.create(game=game, version=version, kind=kind,
-                                               side=ev_side, data=data, text=text, seq=ev_seq))
+        events.append(GameEvent(game=game, version=version, kind=kind, side=ev_side, data=data,
+                                text=text, seq=ev_seq))
 
     if action == "resign":
         winner = Side(side).other.value
@@ -369,18 +381,50 @@ def _apply(game: Game, engine: Engine, side: str, action: str, step_data: Any,
 # --- reading ----------------------------------------------------------------------------------
 
 
+_PLAYERS_CACHE_SIZE = 1024
+_players_cache: OrderedDict[int, dict[str, dict[str, Any]]] = OrderedDict()
+
+
+def _players_block(game: Game) -> dict[str, dict[str, Any]]:
+    """Both players as clients show them, in one query.
+
+    Cached per live game: nothing in it changes while the game is live but the players'
+    current ratings, which only the end of some game can move; a finished game reads afresh.
+    """
+    if game.is_live:
+        with _cache_lock:
+            hit = _players_cache.get(game.pk)
+        if hit is not None:
+            return {side: dict(p) for side, p in hit.items()}
+    from registry import services as registry
+    from registry.models import Player
+
+    found = {p.user_id: p for p in Player.objects.filter(
+        user_id__in=(game.player_i_id, game.player_o_id)).select_related("user")}
+    players = {}
+    for side, user_id, start in (("I", game.player_i_id, game.rating_i),
+                                 ("O", game.player_o_id, game.rating_o)):
+        p = found.get(user_id)
+        if p is None:  # an account that never had its registered player made (R26)
+            p = registry.player_of(game.player_i if side == "I" else game.player_o)
+        players[side] = {"name": p.user.get_username(), "player_id": p.player_id,
+                         "rating": p.rating, "rating_at_start": start,
+                         "stratum": p.stratum_code,
+                         "profile": reverse("profile", args=[p.player_id])}
+    if game.is_live:
+        with _cache_lock:
+            _players_cache[game.pk] = players
+            while len(_players_cache) > _PLAYERS_CACHE_SIZE:
+                _players_cache.popitem(last=False)
+        return {side: dict(p) for side, p in players.items()}
+    return players
+
+
 def game_meta(game: Game) -> dict[str, Any]:
     """What a client shows besides the board: players, result, records, rating changes."""
     from registry import services as registry
 
-    players = {}
-    for side, user, start in (("I", game.player_i, game.rating_i),
-                              ("O", game.player_o, game.rating_o)):
-        p = registry.player_of(user)
-        players[side] = {"name": user.get_username(), "player_id": p.player_id,
-                         "rating": p.rating, "rating_at_start": start,
-                         "stratum": p.stratum_code,
-                         "profile": reverse("profile", args=[p.player_id])}
+    players = _players_block(game)
     meta: dict[str, Any] = {
         "id": str(game.uuid),
         "variant": game.variant,
@@ -401,7 +445,11 @@ def game_meta(game: Game) -> dict[str, Any]:
 
 
 def events_since(game: Game, version: int) -> list[dict[str, Any]]:
-    return [e.as_message() for e in game.events.filter(version__gt=version).order_by("version")]
+    """The events after ``version`` up to the game's version as read: a step committed since
+    is not part of this answer (it arrives in its own update), so no socket is told an update
+    stops at a version while holding a later event (which would then be delivered twice)."""
+    events = game.events.filter(version__gt=version, version__lte=game.version)
+    return [e.as_message() for e in events.order_by("version")]
 
 
 def sync(game_uuid, last_version: int | None = None) -> dict[str, Any] | None:
@@ -459,18 +507,25 @@ def join(game_uuid, channel_name: str, user, server: str = "") -> tuple[Game | N
 def touch(game_uuid, channel_name: str, role: str, server: str = "") -> tuple[int, int] | None:
     """A socket's heartbeat: it is still there. Returns (game version, spectator count).
 
-    Re-creates the row when it is gone (deleted as stale while its process was stalled), so
-    a live socket is always counted again by its next heartbeat.
+    Two queries, since every socket beats: refresh the row, then read the version and the
+    count together. Re-creates the row when it is gone (deleted as stale while its process was
+    stalled), so a live socket is always counted again by its next heartbeat.
     """
-    game = Game.objects.filter(uuid=game_uuid).only("pk", "version").first()
-    if game is None:
-        return None
     now = timezone.now()
-    if not Watcher.objects.filter(channel_name=channel_name).update(seen=now):
+    refreshed = Watcher.objects.filter(channel_name=channel_name).update(seen=now)
+    live = Q(watchers__role="spectator", watchers__seen__gte=_stale_cutoff())
+    row = (Game.objects.filter(uuid=game_uuid)
+           .annotate(spectators=Count("watchers", filter=live))
+           .values_list("pk", "version", "spectators").first())
+    if row is None:
+        return None
+    pk, version, count = row
+    if not refreshed:
         Watcher.objects.update_or_create(
             channel_name=channel_name,
-            defaults={"game": game, "role": role, "server": server, "seen": now})
-    return game.version, spectator_count(game)
+            defaults={"game_id": pk, "role": role, "server": server, "seen": now})
+        count = spectator_count(Game(pk=pk))
+    return version, count
 
 
 def leave(channel_name: str) -> tuple[Game | None, int]:

@@ -1,0 +1,62 @@
+"""A sync answer is one consistent version: never an event or a state past the version it names.
+
+Found by the load benchmark (BENCHMARKS.md): a step committed between ``sync``'s read of the
+game and its read of the events went out in an update that claimed the older version; the
+socket then accepted the step's own broadcast as new and the client saw that step twice.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from play import services
+from play.models import Game
+
+pytestmark = pytest.mark.django_db
+
+A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
+A3_A4 = {"kind": "move", "from": "A3", "to": "A4"}
+
+
+def test_sync_ignores_a_step_committed_while_it_reads(game, players, monkeypatch):
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    real_events_since = services.events_since
+
+    def commit_a_step_first(g, version):
+        # Another socket's step lands between the game read and the events read.
+        assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+        return real_events_since(g, version)
+
+    monkeypatch.setattr(services, "events_since", commit_a_step_first)
+    services.forget_engines()
+    answer = services.sync(game.uuid, last_version=0)
+
+    assert answer["version"] == 1
+    assert [e["version"] for e in answer["events"]] == [1]
+    # The state is that of version 1 too: one step of the turn used, not two.
+    assert answer["state"]["steps_used"] == 1
+    assert answer["state"]["open_turn"]["text"] == "A2-A3"
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+def test_an_engine_is_cached_at_the_version_it_was_built_for(game, players):
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    stale = Game.objects.get(pk=game.pk)  # read at version 1
+    assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+    services.forget_engines()
+
+    assert services.engine_for(stale).steps_used == 1
+    current = Game.objects.get(pk=game.pk)
+    assert services.engine_for(current).steps_used == 2
+
+
+def test_a_step_costs_a_constant_handful_of_queries(game, players, django_assert_max_num_queries):
+    """The write path of a step: the locked row, the event, one update (and the savepoint
+    pair of the test's transaction), whatever the length of the game; the players block of a
+    live game comes from the cache."""
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    with django_assert_max_num_queries(5):
+        assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
