@@ -142,6 +142,8 @@ def cases(name: str) -> list[tuple[str, str, dict]]:
         return max(1, -(-n // 50))
 
     middle = max(1, ArchivedGame.objects.count() // 100)
+    newest = ArchivedGame.objects.order_by("-played_at", "-id").values_list(
+        "game_id", flat=True).first()
     out = [
         ("/healthz (floor)", "/healthz", {}),
         (f"profile, typical player ({typical_n} games)", f"/players/{typical}/", {}),
@@ -160,6 +162,8 @@ def cases(name: str) -> list[tuple[str, str, dict]]:
         ("API games of the busiest player", "/api/v1/games/", {"player": busiest}),
         ("API games, status + variant", "/api/v1/games/",
          {"status": "finished", "variant": "dynamic"}),
+        ("API games of one body", "/api/v1/games/", {"body": "GTF-SYNTHETIC-02"}),
+        ("API game detail (newest)", f"/api/v1/games/{newest}/", {}),
         ("API player detail (busiest)", f"/api/v1/players/{busiest}/", {}),
         ("API leaderboard S1, page 1", "/api/v1/leaderboards/S1/", {}),
         ("API leaderboard S3, page 1", "/api/v1/leaderboards/S3/", {}),

@@ -43,7 +43,10 @@ def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: in
     return {
         "width": width, "height": height, "pad": pad,
         "polyline": " ".join(f"{x},{yy}" for x, yy in coords),
-        "dots": [{"x": x, "y": yy, "v": v} for (x, yy), v in zip(coords, points, strict=True)],
+        # Text already: the template would localise each of up to 600 numbers (a third of
+        # the busiest profile's rendering time, BENCHMARKS.md issue 6).
+        "dots": [{"x": str(x), "y": str(yy), "v": str(v)}
+                 for (x, yy), v in zip(coords, points, strict=True)],
         "lo": lo, "hi": hi, "y_lo": y(lo), "y_hi": y(hi),
     }
 
