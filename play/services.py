@@ -50,11 +50,27 @@ _cache_lock = threading.Lock()
 
 
 def _take_cached(game: Game) -> Engine | None:
+    """The cached engine of ``game`` brought to ``game.version``, or None (then: replay).
+
+    Taken out of the cache while in use, so no two threads ever play on one engine. An engine
+    a few versions behind (another process applied the opponent's steps) is brought forward
+    with only the events it lacks: with two processes a game's players often sit on
+    different ones, and a full replay per step was most of a step's cost (BENCHMARKS.md).
+    """
     with _cache_lock:
         hit = _cache.pop(game.pk, None)
-    if hit and hit[0] == game.version:
-        return hit[1]
-    return None
+    if hit is None or hit[0] > game.version:
+        return None
+    version, engine = hit
+    if version < game.version:
+        missing = game.events.filter(version__gt=version, version__lte=game.version)
+        try:
+            for ev in missing.order_by("version").only("kind", "data"):
+                apply_event(engine, ev.kind, ev.data)
+        except TaluError:  # pragma: no cover - the log only holds applied events
+            log.exception("the log of game %s does not replay onto its cached engine", game.pk)
+            return None
+    return engine
 
 
 def _put_cached(game: Game, engine: Engine) -> None:

@@ -60,3 +60,28 @@ def test_a_step_costs_a_constant_handful_of_queries(game, players, django_assert
     assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
     with django_assert_max_num_queries(5):
         assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+
+
+def test_an_engine_behind_the_log_catches_up_with_what_it_lacks(game, players, monkeypatch):
+    """Another process applied a step: this process's cached engine is one version behind.
+    The next step here must see the game as the log has it, not as the cache last knew it."""
+    import copy
+
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    behind = copy.deepcopy(services._cache[game.pk])  # this process's view at version 1
+    assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+    services.forget_engines()
+    services._put_cached(Game(pk=game.pk, version=behind[0]), behind[1])
+    real_replay = services.replay
+
+    def no_full_replay(*args, **kwargs):
+        raise AssertionError("a whole replay where one event was missing")
+
+    monkeypatch.setattr(services, "replay", no_full_replay)
+    a4_a5 = {"kind": "move", "from": "A4", "to": "A5"}
+    res = services.submit(game.uuid, alice, "step", step=a4_a5, version=2, seq="c")
+    assert res.ok, res.reason
+    assert res.state["open_turn"]["text"] == "A2-A3-A4-A5"
+    fresh = real_replay(Game.objects.get(pk=game.pk))
+    assert res.state == fresh.snapshot()
