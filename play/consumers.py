@@ -24,6 +24,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -256,36 +257,55 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(result.reply())
         update = result.update()
         if update is not None:
+            # Encoded once for every socket of the game: the layer carries the text and the
+            # version range, and a receiver decodes it only to trim what it already has.
+            event = {"type": "game.update", "from_version": update["from_version"],
+                     "version": update["version"], "text": _encode(update)}
             # Deliver to this client at once (the ack's version must be visible to it), then
             # to everyone; this consumer will drop its own copy as already sent.
-            await self._deliver(update)
-            await self._layer(self.channel_layer.group_send, group_name(self.game_id),
-                              {"type": "game.update", "update": update})
+            await self._deliver(event)
+            await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 
     # --- outgoing -----------------------------------------------------------------------------
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections`` per message.
+
+        That call is a hop to the process's one sync thread for every message, and every step
+        is several messages per socket; this consumer never touches the database on the event
+        loop: each of its database calls runs in a pool thread that closes old connections
+        itself (``database_sync_to_async``).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def game_update(self, event: dict[str, Any]) -> None:
-        await self._deliver(event["update"])
+        await self._deliver(event)
 
     async def presence(self, event: dict[str, Any]) -> None:
         self.count_sent = event["spectators"]
         await self.send_json({"type": "spectators", "count": event["spectators"]})
 
-    async def _deliver(self, update: dict[str, Any]) -> None:
+    async def _deliver(self, event: dict[str, Any]) -> None:
         async with self.lock:
-            await self._deliver_locked(update)
+            await self._deliver_locked(event)
 
-    async def _deliver_locked(self, update: dict[str, Any]) -> None:
-        if update["version"] <= self.sent_version:
+    async def _deliver_locked(self, event: dict[str, Any]) -> None:
+        """Send an update (``from_version``, ``version``, encoded ``text``) exactly once."""
+        if event["version"] <= self.sent_version:
             return  # already delivered (our own broadcast, or a late duplicate)
-        if update["from_version"] > self.sent_version:
+        if event["from_version"] > self.sent_version:
             await self._sync_locked(self.sent_version)  # a gap: answer from the database
             return
-        if update["from_version"] < self.sent_version:
-            update = dict(update)
+        text = event["text"]
+        if event["from_version"] < self.sent_version:
+            update = json.loads(text)
             update["events"] = [e for e in update["events"] if e["version"] > self.sent_version]
             update["from_version"] = self.sent_version
-        self.sent_version = update["version"]
-        await self.send_json(update)
+            text = _encode(update)
+        self.sent_version = event["version"]
+        await self._send_text(text)
 
     async def _send_sync(self, last_version: int | None) -> None:
         async with self.lock:
@@ -312,13 +332,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(msg)
 
     async def send_json(self, content: dict[str, Any]) -> None:
+        await self._send_text(_encode(content))
+
+    async def _send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=json.dumps(content, separators=(",", ":")))
+            await self.send(text_data=text)
         except Exception as err:
             # The client closed while we were sending (a crowd leaving at once, a broadcast
             # racing a disconnect): nothing to tell it any more, and its disconnect event
             # follows and cleans up. Not a server error.
             log.debug("send on a closed websocket dropped: %s", err)
+
+
+def _encode(content: dict[str, Any]) -> str:
+    return json.dumps(content, separators=(",", ":"))
 
 
 def _query_last_version(scope: dict[str, Any]) -> int | None:
