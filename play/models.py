@@ -52,8 +52,8 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     # Ratings at game start (S3 expectations use them, R23) and the players' strata then.
-    rating_i = models.IntegerField(default=250)
-    rating_o = models.IntegerField(default=250)
+    rating_i = models.BigIntegerField(default=250)
+    rating_o = models.BigIntegerField(default=250)
     status = models.CharField(max_length=10, default=LIVE)
     version = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True)  # "I", "O", "-" (null game) or ""

@@ -111,11 +111,12 @@ class Player(models.Model):
     body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="players")
     stratum = models.PositiveSmallIntegerField(default=1)
-    rating = models.IntegerField(default=strata.START_RATING)
+    # 64-bit: S2 and S3 multiply ratings (R22, R23), so one can pass 2^31 (test_large_ratings).
+    rating = models.BigIntegerField(default=strata.START_RATING)
     # Statistics of the current stratum (reset on promotion, R26); history in StratumRecord.
     stratum_games = models.PositiveIntegerField(default=0)
     stratum_wins = models.PositiveIntegerField(default=0)
-    exposure_sum = models.IntegerField(default=0)  # R29 EI numerator, current stratum
+    exposure_sum = models.BigIntegerField(default=0)  # R29 EI numerator, current stratum
     # All rated decided games (R29 OR, OCS, Breadth:Depth).
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
@@ -125,7 +126,7 @@ class Player(models.Model):
     #: The standing the player entered the registry with, before any game here: R26's S1 and
     #: 250, or standings imported from an earlier record (the cascade's ``initial``, R30).
     start_stratum = models.PositiveSmallIntegerField(default=1)
-    start_rating = models.IntegerField(default=strata.START_RATING)
+    start_rating = models.BigIntegerField(default=strata.START_RATING)
     anpc = models.FloatField(null=True, blank=True)  # R27: the player's own aNPc setting
     created = models.DateTimeField(auto_now_add=True)
 
@@ -260,8 +261,8 @@ class StratumRecord(models.Model):
     stratum = models.PositiveSmallIntegerField()
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    rating_start = models.IntegerField()
-    rating_end = models.IntegerField()
+    rating_start = models.BigIntegerField()
+    rating_end = models.BigIntegerField()
     started = models.DateTimeField()
     ended = models.DateTimeField(null=True, blank=True)
     promoted_by = models.ForeignKey(ArchivedGame, null=True, blank=True,
@@ -282,9 +283,9 @@ class RatingChange(models.Model):
     side = models.CharField(max_length=1)
     model = models.CharField(max_length=2)  # S1 / S2 / S3
     stratum = models.PositiveSmallIntegerField()  # at game start
-    old_rating = models.IntegerField()
-    new_rating = models.IntegerField()  # after the model, before any promotion
-    rating_after = models.IntegerField()  # what the player holds after this game (promotion base)
+    old_rating = models.BigIntegerField()
+    new_rating = models.BigIntegerField()  # after the model, before any promotion
+    rating_after = models.BigIntegerField()  # what the player holds after this game (promotion base)
     won = models.BooleanField()
     promoted_to = models.PositiveSmallIntegerField(null=True, blank=True)
     figures = models.JSONField(default=dict)
