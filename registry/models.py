@@ -285,7 +285,7 @@ class RatingChange(models.Model):
     stratum = models.PositiveSmallIntegerField()  # at game start
     old_rating = models.BigIntegerField()
     new_rating = models.BigIntegerField()  # after the model, before any promotion
-    rating_after = models.BigIntegerField()  # what the player holds after this game (promotion base)
+    rating_after = models.BigIntegerField()  # held after this game (the base when promoted)
     won = models.BooleanField()
     promoted_to = models.PositiveSmallIntegerField(null=True, blank=True)
     figures = models.JSONField(default=dict)
