@@ -27,6 +27,8 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from talu_site.envvars import env_number
+
 # This process, as written in presence rows: host, pid and a random part (pids are reused).
 SERVER_ID = f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
@@ -34,13 +36,7 @@ SERVER_ID = f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 def _number(name: str, default: float, minimum: float) -> float:
     value = getattr(settings, name, None)
     if value is None:
-        raw = os.environ.get(name, "").strip()
-        if not raw:
-            return default
-        try:
-            value = float(raw)
-        except ValueError:
-            raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+        return env_number(name, default, minimum)
     if value < minimum:
         raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}")
     return float(value)

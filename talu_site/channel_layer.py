@@ -21,10 +21,11 @@ Variables (all optional; the defaults are the measured choice):
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
+
+from talu_site.envvars import env_bool, env_int
 
 # The measured defaults (docs/channel-layer.md says why each is what it is).
 CAPACITY = 1000
@@ -33,21 +34,9 @@ GROUP_EXPIRY = 3600
 POOL_MAX = 200
 CONNECT_TIMEOUT = 5
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
 def bench_relay_enabled() -> bool:
     """Whether ``TALU_BENCH_RELAY`` asks for the benchmark relay route (strict, default off)."""
-    raw = os.environ.get("TALU_BENCH_RELAY")
-    if raw is None:
-        return False
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"TALU_BENCH_RELAY={raw!r} is not a boolean (use true or false)")
+    return env_bool("TALU_BENCH_RELAY", False)
 
 
 def _encryption_keys() -> list[str] | None:
@@ -61,7 +50,7 @@ def _encryption_keys() -> list[str] | None:
     return keys
 
 
-def channel_layers(env_int: Callable[..., int]) -> dict[str, Any]:
+def channel_layers() -> dict[str, Any]:
     """``CHANNEL_LAYERS`` from the environment; a bad ``REDIS_URL`` fails at start-up."""
     redis_url = os.environ.get("REDIS_URL", "").strip()
     if not redis_url:

@@ -28,41 +28,12 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from talu_site.channel_layer import channel_layers
+from talu_site.envvars import env_bool, env_int
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """A strict boolean: anything but the usual spellings is an error, not False."""
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true or false)")
-
-
-def env_int(name: str, default: int, minimum: int = 1) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
-    if value < minimum:
-        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum}")
-    return value
-
 
 DEBUG = env_bool("DEBUG", True)
 
@@ -155,7 +126,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channel layer ----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-CHANNEL_LAYERS = channel_layers(env_int)
+CHANNEL_LAYERS = channel_layers()
 
 # --- cache ------------------------------------------------------------------------------------
 # The API's throttle counters live in the cache: with REDIS_URL every server process shares one

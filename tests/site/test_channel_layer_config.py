@@ -7,7 +7,6 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from talu_site import channel_layer
-from talu_site.settings import env_int
 
 
 def config(monkeypatch, **env: str) -> dict:
@@ -17,7 +16,7 @@ def config(monkeypatch, **env: str) -> dict:
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    return channel_layer.channel_layers(env_int)["default"]
+    return channel_layer.channel_layers()["default"]
 
 
 def test_in_memory_without_redis(monkeypatch):
