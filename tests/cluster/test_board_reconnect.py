@@ -9,34 +9,11 @@ page reload. Real headless Chromium (Debian's), driven by Playwright.
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from websockets.sync.client import connect
 
-from tests.cluster.harness import IN_CI
-
 pytestmark = pytest.mark.services
-
-CHROMIUM = os.environ.get("TALU_CHROMIUM", "/usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking"])
-        yield b
-        b.close()
 
 
 def play(ws, version: int, seq: str, frm: str, to: str) -> None:

@@ -22,8 +22,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("TALU_CHROMIUM", "/usr/bin/chromium")
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 pytestmark = pytest.mark.browser
 
@@ -67,22 +65,6 @@ def site(tmp_path_factory):
     log.close()
     text = (tmp / "daphne.log").read_text()
     assert "Traceback" not in text, text[-4000:]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking"])
-        yield b
-        b.close()
 
 
 def sign_up(page, base: str, name: str) -> None:
