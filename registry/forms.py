@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 
@@ -6,3 +7,11 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+
+class AnpcForm(forms.Form):
+    """A player's own aNPc (R27), used for their PSF instead of the default from their last
+    ten S3 games; empty goes back to the default. NPc lies in (0, 2), so aNPc must too."""
+
+    anpc = forms.FloatField(required=False, min_value=0.01, max_value=2.0, label="Your aNPc",
+                            help_text="between 0.01 and 2; empty for the default (R27)")

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from registry.forms import SignupForm
+from registry.forms import AnpcForm, SignupForm
 from registry.models import ArchivedGame, Player
 from registry.scoring.strata import STRATA
+from registry.services import player_of
 
 
 @require_http_methods(["GET", "POST"])
@@ -85,8 +88,10 @@ def profile(request, player_id: str):
                  .select_related("player_i__user", "player_o__user", "body")
                  .defer(*HEAVY_GAME_FIELDS)
                  .order_by("-played_at", "-id")[:RECENT])
+    own = request.user.is_authenticated and player.user_id == request.user.pk
     return render(request, "registry/profile.html", {
         "p": player,
+        "anpc_form": AnpcForm(initial={"anpc": player.anpc}) if own else None,
         "m": player.profile(),
         "changes": changes,
         "chart": rating_chart(_thin(points)),
@@ -115,3 +120,19 @@ def leaderboard(request, code: str | None = None):
         "stratum": STRATA[number], "page": page,
         "offset": (page.number - 1) * PAGE_SIZE,
     })
+
+
+@login_required
+@require_http_methods(["POST"])
+def set_anpc(request):
+    """The signed-in player sets (or clears) their own aNPc (R27); it moves only their PSF."""
+    player = player_of(request.user)
+    form = AnpcForm(request.POST)
+    if form.is_valid():
+        player.anpc = form.cleaned_data["anpc"]
+        player.save(update_fields=["anpc"])
+        messages.success(request, "Your aNPc is saved." if player.anpc is not None
+                         else "Your aNPc is back to the default of your last S3 games.")
+    else:
+        messages.error(request, "aNPc: " + " ".join(form.errors["anpc"]))
+    return redirect("profile", player_id=player.player_id)
