@@ -10,7 +10,7 @@ Variables (all optional; the defaults are the measured choice):
 ``TALU_CHANNEL_PREFIX``         key prefix in Redis (default ``talu``)
 ``TALU_CHANNEL_CAPACITY``       messages a channel may hold before sends to it are dropped (1000)
 ``TALU_CHANNEL_EXPIRY``         seconds an undelivered message lives (60)
-``TALU_CHANNEL_GROUP_EXPIRY``   seconds a group membership lives without renewal (3600)
+``TALU_CHANNEL_GROUP_EXPIRY``   seconds a group membership lives without renewal (300)
 ``TALU_CHANNEL_POOL_MAX``       most Redis connections per process and host (200)
 ``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
 ``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
@@ -30,7 +30,7 @@ from talu_site.envvars import env_bool, env_int
 # The measured defaults (docs/channel-layer.md says why each is what it is).
 CAPACITY = 1000
 EXPIRY = 60
-GROUP_EXPIRY = 3600
+GROUP_EXPIRY = 300
 POOL_MAX = 200
 CONNECT_TIMEOUT = 5
 
