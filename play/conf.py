@@ -8,7 +8,9 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              presence row and catches up on any step it missed
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
                              beyond it a socket is refused cleanly with close code 4013
-``TALU_WS_DB_THREADS``       threads per process that apply steps and answer syncs (default 4):
+``TALU_WS_DB_THREADS``       threads per process that apply steps and answer syncs (default 2,
+                             measured: 4 starved the event loop of the GIL at 200 steps/s and
+                             the process's channel overflowed; 1 queued steps behind syncs):
                              steps of different games are written concurrently, each on its
                              own database connection, while one game's writers stay serialised
                              by its row lock; bounded so database work cannot starve the event
@@ -64,4 +66,4 @@ def presence_fanout() -> int:
 
 def db_threads() -> int:
     """Threads of a process that run the websocket's database work (steps and syncs)."""
-    return int(_number("TALU_WS_DB_THREADS", 4, 1))
+    return int(_number("TALU_WS_DB_THREADS", 2, 1))

@@ -118,7 +118,7 @@ if _engine == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TALU_TEST_DB_NAME") or None}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
     if os.environ.get("TALU_TEST_DB_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TALU_TEST_DB_NAME"]}
 
