@@ -30,3 +30,23 @@ def browser():
                                     "--disable-background-networking"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _release_the_postgresql_test_database(request):
+    """In a child run on PostgreSQL (``tests/stack.py``), end the sessions that server threads
+    (the websocket's database pool, heartbeats still winding down) hold on the test database,
+    so pytest-django can drop it instead of leaving one database behind per run."""
+    if not os.environ.get("TALU_TEST_STACK") or not os.environ.get("DATABASE_URL", "").startswith(
+            ("postgres://", "postgresql://")):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")  # torn down after this fixture
+    blocker = request.getfixturevalue("django_db_blocker")
+    yield
+    from django.db import connection
+
+    with blocker.unblock(), connection.cursor() as cur:
+        cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    connection.close()
