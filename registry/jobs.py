@@ -18,7 +18,6 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,6 +273,3 @@ def register_player(name: str, *, body: str | None = None, player_id: str | None
                                  rating=start, start_stratum=stratum, start_rating=start,
                                  **fields)
 
-
-def iter_games(chunk: int = 2000) -> Iterator[ArchivedGame]:
-    return ArchivedGame.objects.order_by("played_at", "id").iterator(chunk_size=chunk)

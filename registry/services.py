@@ -65,11 +65,6 @@ def _players_block(game) -> dict[str, dict[str, str]]:
     }
 
 
-def archive_of(game) -> ArchivedGame | None:
-    """The registry's game of a live ``play.Game`` (None before ``write_game_entry``)."""
-    return ArchivedGame.objects.filter(live=game).first()
-
-
 def write_game_entry(game) -> GameRecord:
     """When a live game starts: its registry game (status live) and signed game entry."""
     body = site_body()

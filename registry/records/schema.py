@@ -514,13 +514,6 @@ def check_session_entry(doc: Any) -> list[Fault]:
     return c.faults
 
 
-def check_session(session: Any, path: str) -> list[Fault]:
-    """Faults of one session mapping found at ``path`` (e.g. ``sessions[1]``)."""
-    c = _Checker()
-    c.session(session, path)
-    return c.faults
-
-
 def check_slip(doc: Any) -> list[Fault]:
     """Faults of an STDGS document (R35)."""
     c = _Checker()

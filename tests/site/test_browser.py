@@ -76,10 +76,6 @@ def sign_up(page, base: str, name: str) -> None:
     page.wait_for_url(base + "/")
 
 
-def version_of(page) -> int:
-    return int(page.get_attribute("#game", "data-version"))
-
-
 def wait_version(page, v: int) -> None:
     page.wait_for_function(
         f"document.getElementById('game').dataset.version >= {v}", timeout=10000)
