@@ -27,7 +27,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from play import conf
+from play import conf, steplog
 from play.models import Challenge, Game, GameEvent, Watcher
 from play.rules import Game as Engine
 from play.rules import GameOverError, IllegalStepError, Side, Step, StepFormatError, TaluError
@@ -46,6 +46,9 @@ class ServiceError(Exception):
 
 _CACHE_SIZE = 256
 _cache: OrderedDict[int, tuple[int, Engine]] = OrderedDict()
+# The unchanging columns of the live games whose engines are cached, by uuid: what the
+# one-statement write path (``_submit_cached``) needs besides the engine.
+_rows: OrderedDict[str, Game] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -79,12 +82,21 @@ def _put_cached(game: Game, engine: Engine) -> None:
         _cache.move_to_end(game.pk)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+        key = str(game.uuid)
+        if game.is_live and key not in _rows:
+            _rows[key] = Game(pk=game.pk, uuid=game.uuid, variant=game.variant,
+                              rated=game.rated, player_i_id=game.player_i_id,
+                              player_o_id=game.player_o_id, rating_i=game.rating_i,
+                              rating_o=game.rating_o, status=Game.LIVE)
+            while len(_rows) > _CACHE_SIZE:
+                _rows.popitem(last=False)
 
 
 def forget_engines() -> None:
     """Drop every cached engine (tests, and a process that wants to prove replay works)."""
     with _cache_lock:
         _cache.clear()
+        _rows.clear()
         _players_cache.clear()
 
 
@@ -244,7 +256,8 @@ def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = Non
                        f"{MAX_SEQ_LENGTH} characters", 0, None)
     seq = None if seq is None else str(seq)
     try:
-        return _submit(game_uuid, user, action, step, version, seq)
+        return (_submit_cached(game_uuid, user, action, step, version, seq)
+                or _submit(game_uuid, user, action, step, version, seq))
     except IntegrityError:
         # Another writer took this version (or this seq) first: the client is behind.
         game = Game.objects.filter(uuid=game_uuid).first()
@@ -345,6 +358,50 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
     return Result(ok=True, code="applied", version=game.version, seq=seq,
                   events=[e.as_message() for e in new_events], from_version=from_version,
                   state=state, game=meta)
+
+
+def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
+                   seq: str | None) -> Result | None:
+    """The usual step in one statement (``play.steplog``), or None: take the locked path.
+
+    Taken only when this process holds the game's engine at exactly the version the client
+    names and the step is legal and does not end the game. Anything else (a refusal to word,
+    a duplicate or stale message, the end of the game, a game another process has moved) goes
+    to ``_submit``, which answers it from the locked row; so the two paths give the same
+    answers, and this one only ever stores what ``_submit`` would have stored.
+    """
+    if action not in ("step", "end", "pass") or not steplog.available():
+        return None
+    if isinstance(version, bool) or not isinstance(version, int):
+        return None
+    with _cache_lock:
+        row = _rows.get(str(game_uuid))
+        side = row.side_of(user) if row is not None else None
+        hit = _cache.get(row.pk) if side is not None else None
+        if hit is None or hit[0] != version:
+            return None
+        del _cache[row.pk]  # ours alone while we play on it
+    engine = hit[1]
+    game = Game(pk=row.pk, uuid=row.uuid, variant=row.variant, rated=row.rated,
+                player_i_id=row.player_i_id, player_o_id=row.player_o_id,
+                rating_i=row.rating_i, rating_o=row.rating_o, status=Game.LIVE,
+                version=version)
+    turns_before = len(engine.turns)
+    try:
+        new_events = _apply(game, engine, side, action, step_data, seq)
+    except TaluError:
+        _put_cached(game, engine)  # unchanged by a refused step; the locked path words it
+        return None
+    if engine.outcome is not None:
+        return None  # the engine has played the last step: the locked path replays and ends
+    stgn = engine.stgn() if len(engine.turns) != turns_before else None
+    if not steplog.append(game.pk, version, new_events, stgn):
+        return None  # moved on elsewhere; the engine is dropped, the locked path catches up
+    game.version = new_events[-1].version
+    _put_cached(game, engine)
+    return Result(ok=True, code="applied", version=game.version, seq=seq,
+                  events=[e.as_message() for e in new_events], from_version=version,
+                  state=engine.snapshot(), game=game_meta(game))
 
 
 class _NotYourTurn(IllegalStepError):

@@ -1,0 +1,117 @@
+"""The one-statement write path (``play.steplog``) stores exactly what the locked path does.
+
+On PostgreSQL a step of a game whose engine this process holds at the client's version is one
+statement; everything else (refusals, resent or stale messages, a game another process moved)
+is answered by the locked path. These tests run on SQLite, where every step takes the locked
+path, and again on PostgreSQL (``test_services_stack.py``), where the usual step does not.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from play import services, steplog
+from play.models import Game, GameEvent
+
+pytestmark = pytest.mark.django_db
+
+A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
+A3_A4 = {"kind": "move", "from": "A3", "to": "A4"}
+A4_A5 = {"kind": "move", "from": "A4", "to": "A5"}
+
+
+def _statements(ctx: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+def _log(game: Game) -> list[tuple]:
+    return list(GameEvent.objects.filter(game=game).order_by("version")
+                .values_list("version", "kind", "side", "data", "text", "seq"))
+
+
+def test_a_step_of_a_held_game_is_one_statement_on_postgresql(game, players):
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    with CaptureQueriesContext(connection) as ctx:
+        res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+    assert res.ok and res.version == 2
+    if steplog.available():
+        assert len(_statements(ctx)) == 1, _statements(ctx)
+    else:  # SQLite: the locked path (its own query-count test is in test_sync_consistency)
+        assert len(_statements(ctx)) > 1
+
+
+def test_both_paths_store_the_same_log_and_notation(game, players, make_user, monkeypatch):
+    alice, bob = players[0], players[1]
+    turn = [("I", alice, A2_A3), ("I", alice, A3_A4), ("I", alice, "end"),
+            ("O", bob, {"kind": "move", "from": "H7", "to": "H6"}), ("O", bob, "end")]
+
+    def play(g: Game) -> Game:
+        for n, (_, who, step) in enumerate(turn):
+            if step == "end":
+                res = services.submit(g.uuid, who, "end", version=n, seq=f"s{n}")
+            else:
+                res = services.submit(g.uuid, who, "step", step=step, version=n, seq=f"s{n}")
+            assert res.ok, res.reason
+        return Game.objects.get(pk=g.pk)
+
+    fast = play(game)
+    monkeypatch.setattr(steplog, "available", lambda: False)
+    other = services.start_game(alice, bob, variant="standard", rated=False)
+    locked = play(other)
+
+    assert _log(fast) == _log(locked)
+    assert fast.version == locked.version == len(turn)
+    assert fast.stgn == locked.stgn != ""  # refreshed when a turn ended, on both paths
+    assert not GameEvent.objects.filter(game=fast, created__isnull=True).exists()
+    assert fast.stgn == services.replay(fast).stgn()
+
+
+def test_a_game_moved_by_another_process_is_not_written_over(game, players):
+    """This process still holds the game at version 1; another has stored version 2. A client
+    as far behind as this process is told its step is stale: nothing is written."""
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    behind = copy.deepcopy(services._cache[game.pk])
+    assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+    services._cache[game.pk] = behind  # this process's view: version 1
+
+    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
+    assert not res.ok and res.code == "stale" and res.version == 2
+    assert [v for v, *_ in _log(game)] == [1, 2]
+    # And the next step, made against the real version, is applied on the caught-up game.
+    res = services.submit(game.uuid, alice, "step", step=A4_A5, version=2, seq="d")
+    assert res.ok, res.reason
+    assert res.state["open_turn"]["text"] == "A2-A3-A4-A5"
+
+
+def test_a_resent_step_is_acknowledged_not_applied_twice(game, players):
+    alice = players[0]
+    first = services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a")
+    assert first.ok
+    # The same message again, claiming the version its first copy produced (a confused client):
+    # legal on the held engine, refused by the (game, side, seq) constraint, acknowledged.
+    again = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="a")
+    assert again.ok and again.code == "duplicate" and again.version == 1
+    assert again.update() is None  # nothing to broadcast
+    assert [v for v, *_ in _log(game)] == [1]
+    # The held engine was not left one step ahead of the log.
+    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+    assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4"
+
+
+def test_an_illegal_step_is_refused_with_its_reason_and_changes_nothing(game, players):
+    alice, bob = players[0], players[1]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    res = services.submit(game.uuid, alice, "step", step={"kind": "move", "from": "A3",
+                                                           "to": "C5"}, version=1, seq="b")
+    assert not res.ok and res.code == "illegal" and "A3" in res.reason
+    res = services.submit(game.uuid, bob, "step", step=A3_A4, version=1, seq="c")
+    assert not res.ok and res.code == "not_your_turn"
+    assert [v for v, *_ in _log(game)] == [1]
+    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="d")
+    assert res.ok and res.state["steps_used"] == 2
