@@ -7,10 +7,14 @@ docs/channel-layer.md) and change for that reason alone.
 
 Variables (all optional; the defaults are the measured choice):
 
+``TALU_CHANNEL_BACKEND``        ``pubsub`` (Redis pub/sub, the default) or ``core`` (Redis
+                                sorted sets: queues with a capacity and expiries)
 ``TALU_CHANNEL_PREFIX``         key prefix in Redis (default ``talu``)
-``TALU_CHANNEL_CAPACITY``       messages a channel may hold before sends to it are dropped (1000)
-``TALU_CHANNEL_EXPIRY``         seconds an undelivered message lives (60)
-``TALU_CHANNEL_GROUP_EXPIRY``   seconds a group membership lives without renewal (300)
+``TALU_CHANNEL_CAPACITY``       core only: messages a process's channel may hold before sends to
+                                it are dropped (1000)
+``TALU_CHANNEL_EXPIRY``         core only: seconds an undelivered message lives (60)
+``TALU_CHANNEL_GROUP_EXPIRY``   core only: seconds a group membership lives without renewal
+                                (300)
 ``TALU_CHANNEL_POOL_MAX``       most Redis connections per process and host (200)
 ``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
 ``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
@@ -28,6 +32,11 @@ from django.core.exceptions import ImproperlyConfigured
 from talu_site.envvars import env_bool, env_int
 
 # The measured defaults (docs/channel-layer.md says why each is what it is).
+BACKENDS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+BACKEND = "pubsub"
 CAPACITY = 1000
 EXPIRY = 60
 GROUP_EXPIRY = 300
@@ -74,4 +83,12 @@ def channel_layers() -> dict[str, Any]:
     keys = _encryption_keys()
     if keys:
         config["symmetric_encryption_keys"] = keys
-    return {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": config}}
+    backend = os.environ.get("TALU_CHANNEL_BACKEND", "").strip() or BACKEND
+    if backend not in BACKENDS:
+        raise ImproperlyConfigured(f"TALU_CHANNEL_BACKEND={backend!r} must be one of "
+                                   f"{', '.join(BACKENDS)}")
+    if backend == "pubsub":
+        # Redis pub/sub keeps no queue: capacity and the expiries do not apply.
+        config = {k: v for k, v in config.items()
+                  if k in ("hosts", "prefix", "symmetric_encryption_keys")}
+    return {"default": {"BACKEND": BACKENDS[backend], "CONFIG": config}}

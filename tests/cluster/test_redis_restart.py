@@ -1,9 +1,10 @@
 """Redis restarted during a game: play goes on, and no socket is dropped.
 
-Redis keeps nothing here (``--save ""``), as after a crash: every group membership is gone when
-it comes back. The consumers rejoin their groups on their heartbeat, their reads from the layer
-wait for Redis instead of dying, and a step applied while Redis was away reaches the clients of
-the other process from the database. Every client still sees every step once, in order.
+Redis keeps nothing here (``--save ""``), as after a crash: every subscription is gone when it
+comes back. Each process's pub/sub connection reconnects and subscribes again, the sockets'
+reads from the layer wait for Redis instead of dying, and a step applied while Redis was away
+reaches the clients of the other process from the database. Every client still sees every step
+once, in order.
 """
 
 import asyncio
@@ -17,13 +18,15 @@ pytestmark = [pytest.mark.services, pytest.mark.asyncio]
 
 
 def group_size(cluster, game: str) -> int:
-    """Members of the game's channel-layer group, read from the private Redis (RESP)."""
-    key = f"{cluster.env()['TALU_CHANNEL_PREFIX']}:group:game.{game}".encode()
+    """Server processes subscribed to the game's group (the pub/sub layer subscribes once per
+    process with a member), read from the private Redis (RESP ``PUBSUB NUMSUB``)."""
+    key = f"{cluster.env()['TALU_CHANNEL_PREFIX']}__group__game.{game}".encode()
     with socket.create_connection(("127.0.0.1", cluster.redis.port), 3) as s:
-        s.sendall(b"*2\r\n$5\r\nZCARD\r\n$%d\r\n%s\r\n" % (len(key), key))
-        reply = s.recv(64)
-    assert reply.startswith(b":"), reply
-    return int(reply[1:].split(b"\r\n")[0])
+        s.sendall(b"*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n$%d\r\n%s\r\n" % (len(key), key))
+        reply = s.recv(256)
+    # *2 $len channel :count
+    assert reply.startswith(b"*2"), reply
+    return int(reply.rstrip(b"\r\n").rsplit(b":", 1)[1])
 
 
 async def test_play_resumes_after_redis_restart(cluster):
@@ -36,7 +39,7 @@ async def test_play_resumes_after_redis_restart(cluster):
     try:
         await ida.play("move", "A2", "A3")
         await wait_all(everyone, 1)
-        assert group_size(cluster, seed.game) == 4
+        assert group_size(cluster, seed.game) == 2  # both processes
 
         cluster.redis.stop(kill=True)
         for server in cluster.servers:  # the proxy and the container checks see it
@@ -49,7 +52,8 @@ async def test_play_resumes_after_redis_restart(cluster):
 
         cluster.redis.start()  # empty: every group membership is forgotten
         # The heartbeats put every socket back into the game's group.
-        await ida.wait_for(lambda: group_size(cluster, seed.game) == 4, "the group to refill")
+        await ida.wait_for(lambda: group_size(cluster, seed.game) == 2,
+                            "both processes to subscribe again")
 
         await ida.play("move", "B2", "B3")
         await ida.play("move", "B3", "B4")

@@ -10,8 +10,8 @@ from talu_site import channel_layer
 
 
 def config(monkeypatch, **env: str) -> dict:
-    for name in ("REDIS_URL", "TALU_CHANNEL_CAPACITY", "TALU_CHANNEL_EXPIRY",
-                 "TALU_CHANNEL_GROUP_EXPIRY", "TALU_CHANNEL_POOL_MAX",
+    for name in ("REDIS_URL", "TALU_CHANNEL_BACKEND", "TALU_CHANNEL_CAPACITY",
+                 "TALU_CHANNEL_EXPIRY", "TALU_CHANNEL_GROUP_EXPIRY", "TALU_CHANNEL_POOL_MAX",
                  "TALU_CHANNEL_ENCRYPTION_KEYS"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -23,8 +23,20 @@ def test_in_memory_without_redis(monkeypatch):
     assert config(monkeypatch)["BACKEND"] == "channels.layers.InMemoryChannelLayer"
 
 
-def test_measured_defaults(monkeypatch):
+def test_measured_default_is_redis_pub_sub(monkeypatch):
     layer = config(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/0")
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["CONFIG"] == {
+        "hosts": [{"address": "redis://127.0.0.1:6379/0",
+                   "max_connections": channel_layer.POOL_MAX,
+                   "socket_connect_timeout": channel_layer.CONNECT_TIMEOUT}],
+        "prefix": "talu",
+    }
+
+
+def test_measured_defaults_of_the_core_layer(monkeypatch):
+    layer = config(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/0",
+                   TALU_CHANNEL_BACKEND="core")
     cfg = layer["CONFIG"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert cfg["capacity"] == channel_layer.CAPACITY
@@ -37,7 +49,8 @@ def test_measured_defaults(monkeypatch):
 
 
 def test_environment_overrides(monkeypatch):
-    cfg = config(monkeypatch, REDIS_URL="redis://r:6379/2", TALU_CHANNEL_CAPACITY="7",
+    cfg = config(monkeypatch, REDIS_URL="redis://r:6379/2", TALU_CHANNEL_BACKEND="core",
+                 TALU_CHANNEL_CAPACITY="7",
                  TALU_CHANNEL_EXPIRY="3", TALU_CHANNEL_GROUP_EXPIRY="600",
                  TALU_CHANNEL_POOL_MAX="12",
                  TALU_CHANNEL_ENCRYPTION_KEYS="a-key-of-16-chars!, another-long-key-x")["CONFIG"]
@@ -50,6 +63,7 @@ def test_environment_overrides(monkeypatch):
     {"TALU_CHANNEL_CAPACITY": "lots"},
     {"TALU_CHANNEL_POOL_MAX": "0"},
     {"TALU_CHANNEL_ENCRYPTION_KEYS": "short"},
+    {"TALU_CHANNEL_BACKEND": "rabbitmq"},
 ])
 def test_bad_values_fail_at_start(monkeypatch, env):
     with pytest.raises(ImproperlyConfigured):

@@ -33,4 +33,4 @@ if stack.is_child(STACK):  # collected in the child run only
         from django.db import connection
 
         assert connection.vendor == "postgresql"
-        assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+        assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
