@@ -7,9 +7,10 @@ gap from the database, so a message lost by the channel layer is never a lost st
 
 Several server processes share one game through the channel layer (Redis). Nothing the layer
 does wrong may cost a step or kill a socket: a failed layer call is logged and skipped, the
-socket's receive from the layer retries with backoff while Redis is away, and every socket has
-a heartbeat (``play.conf.heartbeat``) that re-joins its group (a restarted Redis forgot every
-membership), refreshes its presence row and sends any step the database has and it has not.
+socket's receive from the layer retries with backoff while Redis is away, and a heartbeat
+(``play.conf.heartbeat``), one per process for all its sockets, refreshes their presence rows,
+re-joins each socket to its group (a restarted Redis forgot every membership) and sends any
+step the database has held for a while and a socket has not been given.
 """
 
 from __future__ import annotations
@@ -35,10 +36,13 @@ log = logging.getLogger(__name__)
 
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
 LAYER_TIMEOUT = 5.0  # seconds a channel-layer call may take before it is given up
+CATCH_UP_GRACE = 2.0  # seconds a step may be in transit before the heartbeat sends it itself
 TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
 #                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
 
 _open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTIONS)
+_beating: dict[str, GameConsumer] = {}  # channel name -> socket, for the process's heartbeat
+_beat_task: asyncio.Task | None = None
 
 
 def group_name(game_id) -> str:
@@ -61,13 +65,43 @@ def in_db_pool(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool())
 
 
+def _ensure_heartbeat() -> None:
+    """Start the process's heartbeat on this event loop (tests run several loops in turn)."""
+    global _beat_task
+    loop = asyncio.get_running_loop()
+    if _beat_task is None or _beat_task.done() or _beat_task.get_loop() is not loop:
+        _beat_task = loop.create_task(_heartbeat())
+
+
+async def _heartbeat() -> None:
+    """Every ``conf.heartbeat()`` seconds, for every socket of this process on this loop: one
+    batch of presence queries (``services.touch``), then each socket's own beat."""
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(conf.heartbeat() * random.uniform(0.9, 1.1))
+        sockets = [c for c in list(_beating.values()) if c.loop is loop]
+        if not sockets:
+            continue
+        try:
+            found = await in_db_pool(services.touch)(
+                conf.SERVER_ID, [(c.channel_name, c.game_id, c.role) for c in sockets])
+        except Exception:  # the database may be away: beat again later
+            log.warning("websocket heartbeat failed", exc_info=True)
+            continue
+        for c in sockets:
+            c.beats.add(loop.create_task(c.beat(found.get(c.game_id))))
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: str
     side: str | None = None
     sent_version: int = -1  # the last version this client has been given
     counted: bool = False  # holds one of this process's socket slots
     joined: bool = False
-    _heartbeat: asyncio.Task | None = None
+
+    @property
+    def role(self) -> str:
+        return "player" if self.side else "spectator"
 
     # Channels assigns ``channel_receive`` (the read from the layer) in ``__call__``; wrapping
     # it here keeps the consumer alive while Redis is down instead of crashing the socket.
@@ -96,6 +130,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.lock = asyncio.Lock()  # one delivery at a time: the heartbeat runs beside us
         self.count_sent: int | None = None
+        self.loop = asyncio.get_running_loop()
+        self.beats: set[asyncio.Task] = set()
         cap = conf.max_connections()
         if cap and _open_sockets >= cap:
             await self.accept()
@@ -140,15 +176,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=TRY_AGAIN_LATER)
             return
         await self._announce(count)
-        self._heartbeat = asyncio.ensure_future(self._beat())
+        _beating[self.channel_name] = self
+        _ensure_heartbeat()
 
     async def disconnect(self, code: int) -> None:
         global _open_sockets
         if self.counted:
             self.counted = False
             _open_sockets -= 1
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        _beating.pop(self.channel_name, None)
+        for task in self.beats:
+            task.cancel()
         if not self.joined:
             return
         await self._layer(self.channel_layer.group_discard, group_name(self.game_id),
@@ -177,29 +215,33 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.warning("channel layer %s failed: %s", getattr(call, "__name__", call), err)
             return False
 
-    async def _beat(self) -> None:
-        """Every heartbeat: re-join the group, refresh presence, catch up on missed steps."""
-        role = "player" if self.side else "spectator"
-        period = conf.heartbeat()
-        while True:
-            await asyncio.sleep(period * random.uniform(0.8, 1.2))  # spread the beats
-            try:
-                await self._layer(self.channel_layer.group_add, group_name(self.game_id),
-                                  self.channel_name)
-                found = await database_sync_to_async(services.touch)(
-                    self.game_id, self.channel_name, role, conf.SERVER_ID)
-                if found is None:
-                    continue
-                version, count = found
-                if version > self.sent_version:
-                    await self._catch_up(version)
-                if count != self.count_sent:
-                    self.count_sent = count
-                    await self.send_json({"type": "spectators", "count": count})
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be away too: beat again later
-                log.warning("websocket heartbeat failed", exc_info=True)
+    async def beat(self, found: tuple[int, int] | None) -> None:
+        """This socket's part of the heartbeat, given the game's (version, spectator count).
+
+        A version beyond what this client was given is usually on its way through the layer;
+        only when it still has not arrived after ``CATCH_UP_GRACE`` is it sent from the
+        database (a sync for every socket that is merely behind would deepen an overload).
+        """
+        try:
+            await self._layer(self.channel_layer.group_add, group_name(self.game_id),
+                              self.channel_name)
+            if found is None:
+                return
+            version, count = found
+            if count != self.count_sent:
+                self.count_sent = count
+                await self.send_json({"type": "spectators", "count": count})
+            if version > self.sent_version:
+                await asyncio.sleep(min(CATCH_UP_GRACE, conf.heartbeat() / 2))
+                await self._catch_up(version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database may be away too: beat again later
+            log.warning("websocket heartbeat failed", exc_info=True)
+        finally:
+            task = asyncio.current_task()
+            if task is not None:
+                self.beats.discard(task)
 
     # --- incoming -----------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -577,28 +577,48 @@ def join(game_uuid, channel_name: str, user, server: str = "") -> tuple[Game | N
     return game, side, spectator_count(game)
 
 
-def touch(game_uuid, channel_name: str, role: str, server: str = "") -> tuple[int, int] | None:
-    """A socket's heartbeat: it is still there. Returns (game version, spectator count).
+_IN_CHUNK = 500  # names per IN (...) list: SQLite allows 999 parameters in one statement
 
-    Two queries, since every socket beats: refresh the row, then read the version and the
-    count together. Re-creates the row when it is gone (deleted as stale while its process was
-    stalled), so a live socket is always counted again by its next heartbeat.
+
+def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[int, int]]:
+    """The heartbeat of every socket of one process: ``sockets`` is (channel name, game uuid,
+    role) for each. Returns {game uuid: (version, spectator count)} for the games that exist.
+
+    A few queries for the whole process, not two per socket (they were a tenth of a loaded
+    process's time, BENCHMARKS.md): refresh the rows, re-create those that are gone (deleted as
+    stale while the process was stalled: a live socket is always counted again at its next
+    heartbeat), then read every game's version and count together.
     """
+    if not sockets:
+        return {}
     now = timezone.now()
-    refreshed = Watcher.objects.filter(channel_name=channel_name).update(seen=now)
+    names = [name for name, _, _ in sockets]
+    refreshed = 0
+    for i in range(0, len(names), _IN_CHUNK):
+        refreshed += Watcher.objects.filter(channel_name__in=names[i:i + _IN_CHUNK]).update(
+            seen=now)
+    uuids = sorted({game for _, game, _ in sockets})
     live = Q(watchers__role="spectator", watchers__seen__gte=_stale_cutoff())
-    row = (Game.objects.filter(uuid=game_uuid)
-           .annotate(spectators=Count("watchers", filter=live))
-           .values_list("pk", "version", "spectators").first())
-    if row is None:
-        return None
-    pk, version, count = row
-    if not refreshed:
-        Watcher.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"game_id": pk, "role": role, "server": server, "seen": now})
-        count = spectator_count(Game(pk=pk))
-    return version, count
+    games: dict[str, tuple[int, int, int]] = {}
+    for i in range(0, len(uuids), _IN_CHUNK):
+        rows = (Game.objects.filter(uuid__in=uuids[i:i + _IN_CHUNK])
+                .annotate(spectators=Count("watchers", filter=live))
+                .values_list("uuid", "pk", "version", "spectators"))
+        games.update({str(u): (pk, v, n) for u, pk, v, n in rows})
+    if refreshed < len(names):
+        have: set[str] = set()
+        for i in range(0, len(names), _IN_CHUNK):
+            have.update(Watcher.objects.filter(channel_name__in=names[i:i + _IN_CHUNK])
+                        .values_list("channel_name", flat=True))
+        lost = [Watcher(channel_name=name, game_id=games[game][0], role=role, server=server,
+                        seen=now)
+                for name, game, role in sockets if name not in have and game in games]
+        Watcher.objects.bulk_create(lost, ignore_conflicts=True)
+        for game in {w.game_id for w in lost}:
+            uuid = next(u for u, (pk, _, _) in games.items() if pk == game)
+            pk, version, _ = games[uuid]
+            games[uuid] = (pk, version, spectator_count(Game(pk=pk)))
+    return {u: (version, count) for u, (_, version, count) in games.items()}
 
 
 def leave(channel_name: str) -> tuple[Game | None, int]:

@@ -20,7 +20,8 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
     modules = sorted(stack.relative(p) for p in HERE.glob("test_ws_*.py"))
     modules += [me, stack.relative(HERE / "test_arbiter_and_resign.py"),
                 stack.relative(HERE / "test_sync_consistency.py"),
-                stack.relative(HERE / "test_steplog.py")]
+                stack.relative(HERE / "test_steplog.py"),
+                stack.relative(HERE / "test_presence_heartbeat.py")]
     stack.run_child(STACK, modules, caller=f"{me}::test_websocket_suite_on_postgresql_and_redis",
                     keyring=tmp_path / "keyring", redis=True, timeout=600)
 
