@@ -30,7 +30,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from play import conf, services
+from play import conf, services, steplog
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "code": "spectator", "reason": "spectators cannot play steps",
                                   "version": self.sent_version})
             return
-        result = await in_db_pool(services.submit)(
+        result = await self._submit_held(kind, msg) or await in_db_pool(services.submit)(
             self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
             seq=seq)
         await self.send_json(result.reply())
@@ -307,6 +307,23 @@ class GameConsumer(AsyncWebsocketConsumer):
             # to everyone; this consumer will drop its own copy as already sent.
             await self._deliver(event)
             await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
+
+    async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:
+        """The usual step without a pool thread: played on this process's engine of the game
+        (the rules core, no database), stored by one statement from this event loop. None
+        when it takes the locked path instead (``services.take_held`` says when)."""
+        held = services.take_held(self.game_id, self.user, kind, msg.get("step"),
+                                  msg.get("version"), msg.get("seq"))
+        if held is None:
+            return None
+        try:
+            if not await steplog.append_async(held.game.pk, held.from_version, held.events,
+                                              held.stgn):
+                return None  # another process moved the game: the locked path catches up
+        except Exception as err:  # a resent seq, a lost connection: the locked path answers
+            log.info("step not stored in one statement (%s); taking the locked path", err)
+            return None
+        return services.stored(held)
 
     # --- outgoing -----------------------------------------------------------------------------
     async def dispatch(self, message: dict[str, Any]) -> None:

@@ -250,8 +250,7 @@ def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = Non
     Never raises for anything a client can send: every refusal is a ``Result`` with a code
     and a reason. Database contention is answered with ``busy`` (resend).
     """
-    if seq is not None and (not isinstance(seq, (str, int)) or isinstance(seq, bool)
-                            or len(str(seq)) > MAX_SEQ_LENGTH):
+    if not _plain_seq(seq):
         return _reject("bad_step", f"seq must be a string or number of at most "
                        f"{MAX_SEQ_LENGTH} characters", 0, None)
     seq = None if seq is None else str(seq)
@@ -273,6 +272,11 @@ def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = Non
         forget_engines_for(game)
         return _reject("busy", "the server is busy; send the step again",
                        game.version if game else 0, seq)
+
+
+def _plain_seq(seq: Any) -> bool:
+    return seq is None or (isinstance(seq, (str, int)) and not isinstance(seq, bool)
+                           and len(str(seq)) <= MAX_SEQ_LENGTH)
 
 
 def forget_engines_for(game: Game | None) -> None:
@@ -360,25 +364,40 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
                   state=state, game=meta)
 
 
-def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
-                   seq: str | None) -> Result | None:
-    """The usual step in one statement (``play.steplog``), or None: take the locked path.
+@dataclass
+class Held:
+    """A step played on this process's engine of a game and not yet stored (``take_held``)."""
 
-    Taken only when this process holds the game's engine at exactly the version the client
-    names and the step is legal and does not end the game. Anything else (a refusal to word,
-    a duplicate or stale message, the end of the game, a game another process has moved) goes
-    to ``_submit``, which answers it from the locked row; so the two paths give the same
-    answers, and this one only ever stores what ``_submit`` would have stored.
+    game: Game
+    engine: Engine
+    from_version: int
+    events: list[GameEvent]
+    stgn: str | None  # the notation, when the step ended a turn
+    players: dict[str, dict[str, Any]]  # the cached players block: no query on an event loop
+
+
+def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
+              seq: Any) -> Held | None:
+    """Play the usual step on the engine this process holds, touching no database; or None:
+    take the locked path (``submit``).
+
+    Taken only when the engine is held at exactly the version the client names and the step
+    is legal and does not end the game. Anything else (a refusal to word, a duplicate or stale
+    message, the end of the game, a game this process has not seen) goes to the locked path,
+    which answers it from the locked row; so both give the same answers, and this one only
+    ever stores what the locked path would have stored. Storing is ``play.steplog``: one
+    conditional statement that writes nothing if another process moved the game meanwhile.
     """
     if action not in ("step", "end", "pass") or not steplog.available():
         return None
-    if isinstance(version, bool) or not isinstance(version, int):
+    if isinstance(version, bool) or not isinstance(version, int) or not _plain_seq(seq):
         return None
     with _cache_lock:
         row = _rows.get(str(game_uuid))
         side = row.side_of(user) if row is not None else None
         hit = _cache.get(row.pk) if side is not None else None
-        if hit is None or hit[0] != version:
+        players = _players_cache.get(row.pk) if hit is not None else None
+        if hit is None or hit[0] != version or players is None:
             return None
         del _cache[row.pk]  # ours alone while we play on it
     engine = hit[1]
@@ -388,20 +407,37 @@ def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
                 version=version)
     turns_before = len(engine.turns)
     try:
-        new_events = _apply(game, engine, side, action, step_data, seq)
+        events = _apply(game, engine, side, action, step_data, None if seq is None else str(seq))
     except TaluError:
         _put_cached(game, engine)  # unchanged by a refused step; the locked path words it
         return None
     if engine.outcome is not None:
         return None  # the engine has played the last step: the locked path replays and ends
     stgn = engine.stgn() if len(engine.turns) != turns_before else None
-    if not steplog.append(game.pk, version, new_events, stgn):
+    return Held(game, engine, version, events, stgn,
+                {side: dict(p) for side, p in players.items()})
+
+
+def stored(held: Held) -> Result:
+    """The answer once ``held`` is stored; the engine goes back to the cache at its version.
+    (A held step that was not stored is simply dropped, engine and all.)"""
+    game = held.game
+    game.version = held.events[-1].version
+    _put_cached(game, held.engine)
+    return Result(ok=True, code="applied", version=game.version, seq=held.events[0].seq,
+                  events=[e.as_message() for e in held.events], from_version=held.from_version,
+                  state=held.engine.snapshot(), game=game_meta(game, held.players))
+
+
+def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
+                   seq: str | None) -> Result | None:
+    """``take_held`` and store it from this thread (the consumer stores from its event loop)."""
+    held = take_held(game_uuid, user, action, step_data, version, seq)
+    if held is None:
+        return None
+    if not steplog.append(held.game.pk, held.from_version, held.events, held.stgn):
         return None  # moved on elsewhere; the engine is dropped, the locked path catches up
-    game.version = new_events[-1].version
-    _put_cached(game, engine)
-    return Result(ok=True, code="applied", version=game.version, seq=seq,
-                  events=[e.as_message() for e in new_events], from_version=version,
-                  state=engine.snapshot(), game=game_meta(game))
+    return stored(held)
 
 
 class _NotYourTurn(IllegalStepError):
@@ -493,11 +529,12 @@ def _players_block(game: Game) -> dict[str, dict[str, Any]]:
     return players
 
 
-def game_meta(game: Game) -> dict[str, Any]:
+def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """What a client shows besides the board: players, result, records, rating changes."""
     from registry import services as registry
 
-    players = _players_block(game)
+    if players is None:
+        players = _players_block(game)
     meta: dict[str, Any] = {
         "id": str(game.uuid),
         "variant": game.variant,

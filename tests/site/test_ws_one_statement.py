@@ -1,0 +1,57 @@
+"""On PostgreSQL the consumer stores the usual step from its event loop in one statement
+(``play.steplog.append_async``), with no pool thread; on SQLite every step takes the locked
+path. Either way the client sees the same: stored before acknowledged, a resent message
+acknowledged once, the opponent told."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from play import services, steplog
+from play.models import GameEvent
+from tests.site.wsutil import connect, receive, step
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def test_usual_steps_skip_the_pool_thread_on_postgresql(game, players, cookies,
+                                                               monkeypatch):
+    alice, bob, _ = players
+    locked = []
+    real_submit = services.submit
+
+    def counting_submit(*args, **kwargs):
+        locked.append(kwargs.get("seq"))
+        return real_submit(*args, **kwargs)
+
+    monkeypatch.setattr(services, "submit", counting_submit)
+    a, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
+    b, _, _ = await connect(game, await database_sync_to_async(cookies)(bob))
+    stored = []
+    try:
+        for msg in (step("A2", "A3", 0, "s1"), step("A3", "A4", 1, "s2"),
+                    {"type": "end", "version": 2, "seq": "s3"}):
+            await a.send_json_to(msg)
+            ack = await receive(a, "ack", "rejected")
+            assert ack["type"] == "ack" and ack["seq"] == msg["seq"], ack
+            # Stored before it was acknowledged.
+            stored.append(await database_sync_to_async(
+                GameEvent.objects.filter(game=game, seq=msg["seq"]).count)())
+        # The same message again (a client that lost the ack): acknowledged, not applied.
+        await a.send_json_to(step("A3", "A4", 1, "s2"))
+        again = await receive(a, "ack", "rejected")
+        assert again == {"type": "ack", "seq": "s2", "version": 2, "duplicate": True}
+        update = await receive(b, "update")
+        while update["version"] < 3:
+            update = await receive(b, "update")
+        assert [e["text"] for e in update["events"]][-1] == "end"
+    finally:
+        for comm in (a, b):
+            await comm.disconnect()
+        if steplog.available():
+            await steplog.close_async()
+    assert stored == [1, 1, 1]
+    assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 3
+    if steplog.available():
+        assert locked == ["s2"]  # only the resent message needed the locked path
+    else:
+        assert locked == ["s1", "s2", "s3", "s2"]
