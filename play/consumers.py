@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
 LAYER_TIMEOUT = 5.0  # seconds a channel-layer call may take before it is given up
 CATCH_UP_GRACE = 2.0  # seconds a step may be in transit before the heartbeat sends it itself
+GAP_WAIT = 1.0  # seconds an update past a gap waits for the ones before it, then: a sync
 TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
 #                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
 
@@ -131,7 +132,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.lock = asyncio.Lock()  # one delivery at a time: the heartbeat runs beside us
         self.count_sent: int | None = None
         self.loop = asyncio.get_running_loop()
-        self.beats: set[asyncio.Task] = set()
+        self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
+        self.waiting: dict[int, dict[str, Any]] = {}  # updates past a gap, by from_version
+        self.gap_timer: asyncio.TimerHandle | None = None
         cap = conf.max_connections()
         if cap and _open_sockets >= cap:
             await self.accept()
@@ -185,7 +188,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.counted = False
             _open_sockets -= 1
         _beating.pop(self.channel_name, None)
-        for task in self.beats:
+        if getattr(self, "gap_timer", None) is not None:
+            self.gap_timer.cancel()
+        for task in getattr(self, "beats", ()):
             task.cancel()
         if not self.joined:
             return
@@ -351,12 +356,36 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._deliver_locked(event)
 
     async def _deliver_locked(self, event: dict[str, Any]) -> None:
-        """Send an update (``from_version``, ``version``, encoded ``text``) exactly once."""
+        """Send an update (``from_version``, ``version``, encoded ``text``) exactly once, in
+        order: one that starts past what the client has waits (``GAP_WAIT``) for the updates
+        before it, which are usually already queued for this socket (a player whose opponent's
+        update is still in its queue when its own step is applied); only a gap that stays
+        open is filled from the database."""
         if event["version"] <= self.sent_version:
             return  # already delivered (our own broadcast, or a late duplicate)
         if event["from_version"] > self.sent_version:
-            await self._sync_locked(self.sent_version)  # a gap: answer from the database
+            self.waiting[event["from_version"]] = event
+            if self.gap_timer is None:
+                self.gap_timer = asyncio.get_running_loop().call_later(
+                    GAP_WAIT, lambda: self.beats.add(asyncio.ensure_future(self._close_gap())))
             return
+        await self._send_update(event)
+        await self._drain_waiting()
+
+    async def _drain_waiting(self) -> None:
+        """Send the waiting updates that now follow on; drop those already covered."""
+        while self.waiting:
+            nxt = min(self.waiting)
+            if nxt > self.sent_version:
+                return  # still a gap before the rest
+            later = self.waiting.pop(nxt)
+            if later["version"] > self.sent_version:
+                await self._send_update(later)
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    async def _send_update(self, event: dict[str, Any]) -> None:
         text = event["text"]
         if event["from_version"] < self.sent_version:
             update = json.loads(text)
@@ -365,6 +394,18 @@ class GameConsumer(AsyncWebsocketConsumer):
             text = _encode(update)
         self.sent_version = event["version"]
         await self._send_text(text)
+
+    async def _close_gap(self) -> None:
+        """``GAP_WAIT`` has passed with updates still waiting: fill the gap from the database."""
+        try:
+            async with self.lock:
+                self.gap_timer = None
+                if self.waiting:
+                    await self._sync_locked(self.sent_version)
+        finally:
+            task = asyncio.current_task()
+            if task is not None:
+                self.beats.discard(task)
 
     async def _send_sync(self, last_version: int | None) -> None:
         async with self.lock:
@@ -383,6 +424,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.sent_version = data["version"]
         await self.send_json(data)
+        await self._drain_waiting()
 
     async def error(self, code: str, message: str, seq: Any = None) -> None:
         msg = {"type": "error", "code": code, "message": message}
