@@ -345,6 +345,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def game_update(self, event: dict[str, Any]) -> None:
+        if services.held_version(self.game_id) == event["from_version"]:
+            # A step applied by another process: this process's engine plays it too (decoded
+            # once per process, by whichever socket gets there first).
+            services.advance_held(self.game_id, event["from_version"],
+                                  json.loads(event["text"])["events"])
         await self._deliver(event)
 
     async def presence(self, event: dict[str, Any]) -> None:

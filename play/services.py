@@ -418,6 +418,41 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
                 {side: dict(p) for side, p in players.items()})
 
 
+def held_version(game_uuid) -> int | None:
+    """The version of this process's engine of the game, or None when it holds none."""
+    with _cache_lock:
+        row = _rows.get(str(game_uuid))
+        hit = _cache.get(row.pk) if row is not None else None
+    return None if hit is None else hit[0]
+
+
+def advance_held(game_uuid, from_version: int, events: list[dict[str, Any]]) -> None:
+    """Bring this process's engine of the game forward with the events of a broadcast.
+
+    Every broadcast is of events already stored, so an engine held at ``from_version`` that
+    plays them is the engine of the new version: the next step on this process is then played
+    on it (``take_held``) instead of taking the locked path to catch up from the log, which
+    otherwise happened once per turn for a player whose opponent sits on another process.
+    """
+    with _cache_lock:
+        row = _rows.get(str(game_uuid))
+        hit = _cache.get(row.pk) if row is not None else None
+        if hit is None or hit[0] != from_version or not events:
+            return
+        del _cache[row.pk]
+    engine = hit[1]
+    try:
+        for ev in events:
+            apply_event(engine, ev["kind"], ev["data"])
+    except (TaluError, KeyError, TypeError):  # pragma: no cover - broadcasts are of the log
+        log.exception("a broadcast of game %s does not play onto its held engine", game_uuid)
+        return  # dropped: the locked path replays from the log
+    if engine.outcome is not None:
+        return  # a finished game is not played on; its record comes from the log
+    _put_cached(Game(pk=row.pk, uuid=row.uuid, status=Game.LIVE,
+                     version=events[-1]["version"]), engine)
+
+
 def stored(held: Held) -> Result:
     """The answer once ``held`` is stored; the engine goes back to the cache at its version.
     (A held step that was not stored is simply dropped, engine and all.)"""

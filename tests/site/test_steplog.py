@@ -115,3 +115,26 @@ def test_an_illegal_step_is_refused_with_its_reason_and_changes_nothing(game, pl
     assert [v for v, *_ in _log(game)] == [1]
     res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="d")
     assert res.ok and res.state["steps_used"] == 2
+
+
+def test_a_broadcast_from_another_process_brings_the_held_engine_forward(game, players):
+    """The opponent's step was applied by another process: its broadcast plays it on this
+    process's engine, so the next step here is played on it, not replayed from the log."""
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    behind = copy.deepcopy(services._cache[game.pk])
+    other = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+    services._cache[game.pk] = behind  # as if "b" had been applied elsewhere
+    assert services.held_version(game.uuid) == 1
+
+    services.advance_held(game.uuid, 0, other.events)  # not where the engine is: ignored
+    assert services.held_version(game.uuid) == 1
+    services.advance_held(game.uuid, 1, other.events)
+    assert services.held_version(game.uuid) == 2
+
+    with CaptureQueriesContext(connection) as ctx:
+        res = services.submit(game.uuid, alice, "step", step=A4_A5, version=2, seq="c")
+    assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4-A5"
+    if steplog.available():
+        assert len(_statements(ctx)) == 1  # played on the advanced engine
+    assert res.state == services.replay(Game.objects.get(pk=game.pk)).snapshot()
