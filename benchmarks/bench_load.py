@@ -28,7 +28,8 @@ Sockets are spread over the processes: with two, a game's players sit on differe
 (and so do a group's sender and listeners), so every step crosses the channel layer.
 
 Every sender keeps at most one message in flight, as a player must (the next step names the
-version the previous one produced): it sends at its slot of the fixed schedule or, when the
+version the previous one produced), and a player moves only once its own socket has shown it
+the current version, as a browser must: it sends at its slot of the fixed schedule or, when the
 previous round trip is still open then, as soon as it closes (counted as ``late``). Offered
 rates above what the server sustains therefore show as achieved < offered, not as a queue.
 
@@ -278,6 +279,8 @@ class GameSlot:
         self.sockets: list = []
         self.readers: list[asyncio.Task] = []
         self.deliveries: list[Delivery] = []
+        self.seen = [0, 0]  # the version each player's own socket has shown it
+        self.shown = [asyncio.Event(), asyncio.Event()]
 
     async def open(self) -> None:
         self.sockets, self.deliveries, self.sent_at, self.ack_at = [], [], {}, {}
@@ -293,6 +296,8 @@ class GameSlot:
                     raise RuntimeError(f"game socket refused: {msg}")
             self.sockets.append(ws)
             self.deliveries.append(Delivery(first["version"]))
+            if k < 2:
+                self.seen[k] = first["version"]
             if first["version"] >= self.version:
                 self.version, self.state = first["version"], first["state"]
         self.last = self.version
@@ -326,6 +331,9 @@ class GameSlot:
                             stats_of.stats.recv.append(t - sent[0])
                     v = msg["version"]
                     self.last = max(self.last, v)
+                    if k < 2:
+                        self.seen[k] = max(self.seen[k], v)
+                        self.shown[k].set()
                     if v >= self.version:
                         self.version, self.state = v, msg["state"]
                     if self.waiter and not self.waiter.done() and v >= self.expect and k < 2:
@@ -357,6 +365,12 @@ class GameSlot:
         assert state is not None
         side = state["side_to_move"]
         k = 0 if side == "I" else 1
+        # A player knows the game only from its own socket, as a browser does: it moves once
+        # that socket has shown it the current version (it may have reached the opponent's or
+        # a spectator's socket first, on another server process).
+        while self.seen[k] < self.version:
+            self.shown[k].clear()
+            await asyncio.wait_for(self.shown[k].wait(), 30)
         action, step = choose_step(state, self.rng)
         self.seq += 1
         seq = f"{self.nonce}-{self.seq}"  # unique per game and player across phases

@@ -3,12 +3,15 @@
 Read from Django settings when the site defines them, else from the environment, so a process
 can be tuned without a settings change (the cluster tests shorten the heartbeat this way).
 
-``TALU_WS_HEARTBEAT``        seconds between a socket's heartbeats (default 20): it re-joins its
-                             channel-layer group (a restarted Redis forgot it), refreshes its
-                             presence row and catches up on any step it missed
+``TALU_WS_HEARTBEAT``        seconds between a process's heartbeats (default 20): for all its
+                             sockets it refreshes their presence rows in one batch, re-joins
+                             each to its channel-layer group (a restarted Redis forgot it) and
+                             catches a socket up on any step it still lacks after a grace
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
                              beyond it a socket is refused cleanly with close code 4013
-``TALU_WS_DB_THREADS``       threads per process that apply steps and answer syncs (default 2,
+``TALU_WS_DB_THREADS``       threads per process for the locked write path (the usual step is
+                             stored from the event loop, ``play.steplog``), syncs and
+                             heartbeats (default 2,
                              measured: 4 starved the event loop of the GIL at 200 steps/s and
                              the process's channel overflowed; 1 queued steps behind syncs):
                              steps of different games are written concurrently, each on its
@@ -16,7 +19,7 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              by its row lock; bounded so database work cannot starve the event
                              loop that reads the channel layer
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
-                             at once (default 50); beyond it counts are refreshed by each socket's
+                             at once (default 50); beyond it counts are refreshed by the
                              heartbeat, so a crowd arriving is not n-squared messages
 """
 
@@ -45,7 +48,7 @@ def _number(name: str, default: float, minimum: float) -> float:
 
 
 def heartbeat() -> float:
-    """Seconds between two heartbeats of one socket."""
+    """Seconds between two heartbeats of a process (all its sockets beat together)."""
     return _number("TALU_WS_HEARTBEAT", 20.0, 0.2)
 
 
