@@ -11,7 +11,8 @@ private Redis on a free port and the daphne processes, with the benchmark relay 
 (``TALU_BENCH_RELAY=true``) and production settings (``DEBUG=false``, default heartbeat).
 The one-process figures use the first process only, the two-process figures both.
 
-For each number of server processes, in this order so that machine noise hits both alike:
+For each number of server processes, on fresh games (so that each configuration starts from
+the same point), in this order so that machine noise hits both alike:
 
 1. **relay, fixed rate**: ``--games`` groups of one sender and two listeners on the bare
    relay (``play.relay``: joins its group, relays every text frame, nothing else), ``--rate``
@@ -813,11 +814,17 @@ def main(argv: list[str] | None = None) -> int:
     with Cluster(servers=max(args.servers), env=extra, workdir=workdir) as cluster:
         os.environ.update(cluster.env())  # the same database, keyring and SECRET_KEY
         setup_django()
-        slots = make_slots(args.games, args.spectators, tag)
-        print(f"  set-up: stack, {len(slots)} games, accounts and sessions in "
-              f"{time.perf_counter() - t_setup:.1f} s; server pids "
-              f"{[s.proc.pid for s in cluster.servers]}", flush=True)
-        configs = [run_config(n, args, slots, cluster, tag) for n in args.servers]
+        configs = []
+        for n in args.servers:
+            # Fresh games for every number of processes, so that each configuration starts
+            # from the same point: reused games were near their ends by the second one, whose
+            # window then held dozens of game ends (records signed, games replaced).
+            slots = make_slots(args.games, args.spectators, f"{tag}{n}")
+            print(f"  set-up: stack, {len(slots)} games, accounts and sessions in "
+                  f"{time.perf_counter() - t_setup:.1f} s; server pids "
+                  f"{[s.proc.pid for s in cluster.servers]}", flush=True)
+            configs.append(run_config(n, args, slots, cluster, tag))
+            t_setup = time.perf_counter()
         from django.db import connections
 
         connections.close_all()  # before the harness drops the database
