@@ -66,6 +66,16 @@ def in_db_pool(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_pool())
 
 
+@cache
+def _rejoin_on_heartbeat() -> bool:
+    """Whether a socket must re-join its group on every heartbeat: with the core Redis layer,
+    whose memberships expire and vanish with a restarted Redis. The pub/sub layer keeps them
+    in the process and redis-py subscribes again on reconnecting, and 400 re-joins at once
+    queue on the lock its publishes share (a latency spike per heartbeat, BENCHMARKS.md)."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend.endswith(".RedisChannelLayer")
+
+
 def _ensure_heartbeat() -> None:
     """Start the process's heartbeat on this event loop (tests run several loops in turn)."""
     global _beat_task
@@ -214,7 +224,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _layer(self, call: Callable[..., Awaitable[Any]], *args: Any) -> bool:
         """One channel-layer call that may fail (Redis restarting) without failing us."""
         try:
-            await asyncio.wait_for(call(*args), LAYER_TIMEOUT)
+            async with asyncio.timeout(LAYER_TIMEOUT):  # no extra task, unlike wait_for
+                await call(*args)
             return True
         except Exception as err:
             log.warning("channel layer %s failed: %s", getattr(call, "__name__", call), err)
@@ -228,8 +239,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         database (a sync for every socket that is merely behind would deepen an overload).
         """
         try:
-            await self._layer(self.channel_layer.group_add, group_name(self.game_id),
-                              self.channel_name)
+            if _rejoin_on_heartbeat():
+                await self._layer(self.channel_layer.group_add, group_name(self.game_id),
+                                  self.channel_name)
             if found is None:
                 return
             version, count = found
