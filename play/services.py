@@ -411,6 +411,8 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
     except TaluError:
         _put_cached(game, engine)  # unchanged by a refused step; the locked path words it
         return None
+    except Exception:  # not a refusal the rules core words: drop the engine, let the locked
+        return None    # path (which replays from the log) answer it
     if engine.outcome is not None:
         return None  # the engine has played the last step: the locked path replays and ends
     stgn = engine.stgn() if len(engine.turns) != turns_before else None

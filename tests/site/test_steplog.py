@@ -138,3 +138,18 @@ def test_a_broadcast_from_another_process_brings_the_held_engine_forward(game, p
     if steplog.available():
         assert len(_statements(ctx)) == 1  # played on the advanced engine
     assert res.state == services.replay(Game.objects.get(pk=game.pk)).snapshot()
+
+
+@pytest.mark.parametrize("bad", [None, "A2-A3", ["A2", "A3"], 7, {"kind": "move"},
+                                 {"kind": "move", "from": 3, "to": None},
+                                 {"kind": "teleport", "from": "A2", "to": "H8"},
+                                 {"kind": "move", "from": "Z9", "to": "A3"}])
+def test_a_malformed_step_is_refused_and_the_held_engine_survives(game, players, bad):
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    res = services.submit(game.uuid, alice, "step", step=bad, version=1, seq="b")
+    assert not res.ok and res.code in ("bad_step", "illegal"), res
+    assert res.reason
+    assert [v for v, *_ in _log(game)] == [1]
+    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
+    assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4"
