@@ -100,7 +100,7 @@ async def _heartbeat() -> None:
             log.warning("websocket heartbeat failed", exc_info=True)
             continue
         for c in sockets:
-            c.beats.add(loop.create_task(c.beat(found.get(c.game_id))))
+            c.spawn(c.beat(found.get(c.game_id)))
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -216,7 +216,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _announce(self, count: int) -> None:
         """Tell everyone on the game the new spectator count (small audiences only: a big
-        one hears it from each socket's heartbeat instead of n messages per arrival)."""
+        one hears it from the heartbeat instead of n messages per arrival)."""
         if count <= conf.presence_fanout():
             await self._layer(self.channel_layer.group_send, group_name(self.game_id),
                               {"type": "presence", "spectators": count})
@@ -230,6 +230,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         except Exception as err:
             log.warning("channel layer %s failed: %s", getattr(call, "__name__", call), err)
             return False
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        """Run ``coro`` beside the socket (heartbeat, gap filling); cancelled when it closes."""
+        task = asyncio.ensure_future(coro)
+        self.beats.add(task)
+        task.add_done_callback(self.beats.discard)
 
     async def beat(self, found: tuple[int, int] | None) -> None:
         """This socket's part of the heartbeat, given the game's (version, spectator count).
@@ -255,10 +261,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise
         except Exception:  # the database may be away too: beat again later
             log.warning("websocket heartbeat failed", exc_info=True)
-        finally:
-            task = asyncio.current_task()
-            if task is not None:
-                self.beats.discard(task)
 
     # --- incoming -----------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -384,7 +386,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.waiting[event["from_version"]] = event
             if self.gap_timer is None:
                 self.gap_timer = asyncio.get_running_loop().call_later(
-                    GAP_WAIT, lambda: self.beats.add(asyncio.ensure_future(self._close_gap())))
+                    GAP_WAIT, lambda: self.spawn(self._close_gap()))
             return
         await self._send_update(event)
         await self._drain_waiting()
@@ -414,15 +416,10 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _close_gap(self) -> None:
         """``GAP_WAIT`` has passed with updates still waiting: fill the gap from the database."""
-        try:
-            async with self.lock:
-                self.gap_timer = None
-                if self.waiting:
-                    await self._sync_locked(self.sent_version)
-        finally:
-            task = asyncio.current_task()
-            if task is not None:
-                self.beats.discard(task)
+        async with self.lock:
+            self.gap_timer = None
+            if self.waiting:
+                await self._sync_locked(self.sent_version)
 
     async def _send_sync(self, last_version: int | None) -> None:
         async with self.lock:

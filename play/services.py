@@ -13,6 +13,7 @@ a step whose client ``seq`` was already stored is acknowledged again, never appl
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import threading
@@ -47,7 +48,7 @@ class ServiceError(Exception):
 _CACHE_SIZE = 256
 _cache: OrderedDict[int, tuple[int, Engine]] = OrderedDict()
 # The unchanging columns of the live games whose engines are cached, by uuid: what the
-# one-statement write path (``_submit_cached``) needs besides the engine.
+# one-statement write path (``take_held``) needs besides the engine.
 _rows: OrderedDict[str, Game] = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -401,10 +402,8 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
             return None
         del _cache[row.pk]  # ours alone while we play on it
     engine = hit[1]
-    game = Game(pk=row.pk, uuid=row.uuid, variant=row.variant, rated=row.rated,
-                player_i_id=row.player_i_id, player_o_id=row.player_o_id,
-                rating_i=row.rating_i, rating_o=row.rating_o, status=Game.LIVE,
-                version=version)
+    game = copy.copy(row)  # this step's own copy: ``stored`` sets its version
+    game.version = version
     turns_before = len(engine.turns)
     try:
         events = _apply(game, engine, side, action, step_data, None if seq is None else str(seq))
@@ -451,8 +450,9 @@ def advance_held(game_uuid, from_version: int, events: list[dict[str, Any]]) -> 
         return  # dropped: the locked path replays from the log
     if engine.outcome is not None:
         return  # a finished game is not played on; its record comes from the log
-    _put_cached(Game(pk=row.pk, uuid=row.uuid, status=Game.LIVE,
-                     version=events[-1]["version"]), engine)
+    game = copy.copy(row)
+    game.version = events[-1]["version"]
+    _put_cached(game, engine)
 
 
 def stored(held: Held) -> Result:
