@@ -131,6 +131,11 @@ def _manifest(root: Path) -> list[dict[str, Any]]:
     games = data.get("games")
     if not isinstance(games, list):
         raise JobError(f"{root / MANIFEST}: 'games' is not a list")
+    for n, entry in enumerate(games):
+        files = entry.get("files", []) if isinstance(entry, dict) else None
+        if not isinstance(files, list) or not all(isinstance(f, dict) for f in files):
+            raise JobError(f"{root / MANIFEST}: game {n + 1} is not an entry with a list of "
+                           f"files")
     return games
 
 
@@ -164,8 +169,11 @@ def _current_files(root: Path, entry: dict[str, Any]) -> tuple[str | None, list[
             problems.append(f"{f.get('name')}: does not match its SHA-256 in the manifest")
         if f["kind"] == "STGE":
             stge = text
-        else:
+            continue
+        try:
             stses.append((int(f.get("session") or 0), text))
+        except (TypeError, ValueError):
+            problems.append(f"{f.get('name')}: session {f.get('session')!r} is not a number")
     return stge, [t for _, t in sorted(stses)], problems
 
 
@@ -228,9 +236,9 @@ def create_body(registrar_id: str, *, name: str, stratum: int, public_key: str,
                                                                                   str]:
     """A certified affiliated body and its first API token (returned in plain, once)."""
     registrar_id = registrar_id.strip()
-    if not registrar_id or len(registrar_id) > 64 or any(c.isspace() for c in registrar_id):
-        raise JobError("a registrar id is 1-64 characters without spaces (e.g. "
-                       "GTF-HU-SZEGED-01)")
+    if not keys.REGISTRAR_RE.match(registrar_id):  # the id its signing key must carry
+        raise JobError(f"{registrar_id!r} is not a registrar id: 1-64 letters, digits, '.', "
+                       "'_' or '-', starting with a letter or digit (e.g. GTF-HU-SZEGED-01)")
     if AffiliatedBody.objects.filter(registrar_id=registrar_id).exists():
         raise JobError(f"a body {registrar_id} already exists")
     key_id = _key_of(public_key)

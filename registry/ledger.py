@@ -43,6 +43,7 @@ from registry.models import (
     RatingChange,
     StratumRecord,
 )
+from registry.scoring import s3
 from registry.scoring.cascade import GameChange, PlayerState, apply_game
 from registry.scoring.cascade import GameRecord as CascadeGame
 from registry.scoring.figures import GameFigures, figures_from_tally
@@ -137,7 +138,8 @@ def _figures_json(figures: GameFigures, change: GameChange, side: str, opponent_
     if sc.model == "S3":
         out["s3_points"] = figcache.cats(sf.points)
         out["opponent_s3_points"] = figcache.cats(figures.sides[opp].points)
-        out["ec"] = 2 * sc.old / (sc.old + opponent_start)  # R23, ratings at game start
+        # R23, ratings at game start (1 when both are 0: the core's guard, not a division by 0)
+        out["ec"] = float(s3.expectation_coefficient(sc.old, opponent_start))
         out["apc"] = sc.coefficient
         out["success_k"] = figures.success_k
     out["state"] = snapshot(state)

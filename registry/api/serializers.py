@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from play.rules import VARIANTS
+from registry import submission
 from registry.models import (
     AffiliatedBody,
     ArchivedGame,
@@ -22,7 +23,7 @@ from registry.models import (
 from registry.scoring import strata
 
 MAX_RECORD_BYTES = 1_000_000  # one STGE/STSE file; a real one is a few kilobytes
-MAX_SESSIONS = 200
+MAX_SESSIONS = submission.MAX_SESSIONS  # the core's limit, so the schema tells the truth
 RECORD_ORDER = [GameRecord.STGE, GameRecord.STSE, GameRecord.STDGS, GameRecord.STGN]
 RECORD_MEDIA_TYPES = {GameRecord.STGN: "text/plain", GameRecord.STGE: "application/yaml",
                       GameRecord.STSE: "application/yaml", GameRecord.STDGS: "application/yaml"}

@@ -42,6 +42,9 @@ def test_create_body_and_register_player(tmp_path, body_keys):
     bad.write_text("not a key")
     with pytest.raises(CommandError, match="public key"):
         run("create_body", "GTF-X-02", "--name", "X", "--public-key-file", str(bad))
+    # An id no signing key could carry (registry.records.keys.REGISTRAR_RE) is refused.
+    with pytest.raises(CommandError, match="is not a registrar id"):
+        run("create_body", "GTF/X:03", "--name", "X", "--public-key-file", str(key))
     assert AffiliatedBody.objects.count() == 1
     pid = run("register_player", "Marcus Tarell", "--body", "GTF-HU-PECS-01").strip()
     p = Player.objects.get(player_id=pid)
@@ -113,4 +116,12 @@ def test_import_reports_unknown_body(tmp_path, body, other_body, body_keys, otb_
 
 def test_import_needs_a_manifest(tmp_path, db):
     with pytest.raises(CommandError, match=r"manifest\.json not found"):
+        run("import_records", str(tmp_path), "--no-progress")
+
+
+@pytest.mark.parametrize("games", [["not an entry"], [{"files": "x"}], [{"files": [7]}]])
+def test_a_malformed_manifest_is_a_clear_error_not_a_traceback(tmp_path, db, games):
+    (tmp_path / "manifest.json").write_text(json.dumps(
+        {"format": "talu-registry-export/1", "games": games}))
+    with pytest.raises(CommandError, match="game 1 is not an entry with a list of files"):
         run("import_records", str(tmp_path), "--no-progress")

@@ -67,7 +67,9 @@ def test_not_promoted_at_70_percent(body):
     assert x.stratum == 1 and x.stratum_games == 20 and x.rating > 440
 
 
-def test_s2_limit_is_875(body):
+def test_s2_promotion_through_the_registry_starts_s3_at_1000(body):
+    """The registry applies an S2 promotion and the S3 start rating; the 875 limit itself (one
+    point either side) is pinned in tests/scoring/test_strata_promotion.py."""
     x, y = make_player("X", body=body, stratum=2, rating=500), make_player("Y", body=body)
     Player.objects.filter(pk=x.pk).update(stratum_games=19, stratum_wins=15, rating=870)
     add_game(body, x, y, I_WINS)
