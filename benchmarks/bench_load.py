@@ -69,9 +69,8 @@ import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from tests.cluster.harness import Cluster  # noqa: E402
+from tests.cluster.harness import Cluster, ClusterUnavailable  # noqa: E402
 
 CONNECT_TIMEOUT = 30
 # Seconds to wait at the end of a phase for every receiver to have every version before the
@@ -844,4 +843,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ClusterUnavailable as exc:  # no PostgreSQL or redis-server here: say so, plainly
+        print(f"bench_load: cannot start the stack: {exc}", file=sys.stderr)
+        sys.exit(2)

@@ -4,9 +4,10 @@ Read from Django settings when the site defines them, else from the environment,
 can be tuned without a settings change (the cluster tests shorten the heartbeat this way).
 
 ``TALU_WS_HEARTBEAT``        seconds between a process's heartbeats (default 20): for all its
-                             sockets it refreshes their presence rows in one batch, re-joins
-                             each to its channel-layer group (a restarted Redis forgot it) and
-                             catches a socket up on any step it still lacks after a grace
+                             sockets it refreshes their presence rows in one batch, catches a
+                             socket up on any step it still lacks after a grace and, with the
+                             core layer only, re-joins each to its group (a restarted Redis
+                             forgot it; the pub/sub layer subscribes again by itself)
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
                              beyond it a socket is refused cleanly with close code 4013
 ``TALU_WS_DB_THREADS``       threads per process for the locked write path (the usual step is

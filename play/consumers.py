@@ -9,8 +9,9 @@ Several server processes share one game through the channel layer (Redis). Nothi
 does wrong may cost a step or kill a socket: a failed layer call is logged and skipped, the
 socket's receive from the layer retries with backoff while Redis is away, and a heartbeat
 (``play.conf.heartbeat``), one per process for all its sockets, refreshes their presence rows,
-re-joins each socket to its group (a restarted Redis forgot every membership) and sends any
-step the database has held for a while and a socket has not been given.
+sends any step the database has held for a while and a socket has not been given, and, with
+the core Redis layer, re-joins each socket to its group (a restarted Redis forgot every
+membership; the pub/sub layer subscribes again by itself).
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from registry.scoring import strata
 
 # One source for the stratum system (R26): the pure scoring core.
 PLAYER_ID_LENGTH = strata.PLAYER_ID_LENGTH
-STRATUM_BASE = {n: s.base for n, s in strata.STRATA.items()}
 PROMOTION_LIMIT = {n: s.promotion_limit for n, s in strata.STRATA.items()
                    if s.promotion_limit is not None}
 STRATUM_CHOICES = [(n, s.code) for n, s in strata.STRATA.items()]

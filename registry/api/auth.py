@@ -36,8 +36,8 @@ class BodyTokenAuthentication(authentication.BaseAuthentication):
         return self.authenticate_key(key)
 
     def authenticate_key(self, key: str):
-        token = find_token(key)
-        if token is None or getattr(token, "revoked", None):
+        token = find_token(key)  # only live (unrevoked) tokens are found
+        if token is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         return AnonymousUser(), token
 
@@ -48,8 +48,7 @@ class BodyTokenAuthentication(authentication.BaseAuthentication):
 
 def body_of(request):
     """The affiliated body a request speaks for through its token, or None."""
-    token = getattr(request, "auth", None)
-    return getattr(token, "body", None) if token is not None else None
+    return getattr(getattr(request, "auth", None), "body", None)
 
 
 class BodyTokenScheme(OpenApiAuthenticationExtension):

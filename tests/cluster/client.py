@@ -38,7 +38,6 @@ class GameClient:
         self.side: str | None = None
         self.spectators: int | None = None
         self.connections = 0
-        self.closes: list[int | None] = []
         self._ws: Any = None
         self._task: asyncio.Task | None = None
         self._acks: dict[str, asyncio.Future] = {}
@@ -93,11 +92,8 @@ class GameClient:
         async with websockets.connect(url, additional_headers=headers, open_timeout=30,
                                       max_size=2**22) as ws:
             self._ws = ws
-            try:
-                async for raw in ws:
-                    self._handle(json.loads(raw))
-            finally:
-                self.closes.append(ws.close_code)
+            async for raw in ws:
+                self._handle(json.loads(raw))
 
     # --- incoming -----------------------------------------------------------------------------
     def _handle(self, msg: dict[str, Any]) -> None:

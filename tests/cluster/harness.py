@@ -22,7 +22,7 @@ Use::
         url = cl.ws_url(0, seed.game)          # ws://127.0.0.1:PORT/ws/game/<uuid>/
         headers = cl.headers(0, seed.cookies["alice"])
         cl.servers[0].kill(); cl.servers[0].start()
-        cl.redis.restart()
+        cl.redis.stop(kill=True); cl.redis.start()
 """
 
 from __future__ import annotations
@@ -174,12 +174,6 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait(15)
 
-    def restart(self, down_for: float = 0.0) -> None:
-        """Kill it (everything in it is lost), stay down ``down_for`` seconds, start again."""
-        self.stop(kill=True)
-        time.sleep(down_for)
-        self.start()
-
 
 # --- daphne -----------------------------------------------------------------------------------
 
@@ -252,10 +246,6 @@ class ServerProcess:
         if self.running:
             self.proc.kill()
             self.proc.wait(15)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
 
     def tail(self, chars: int = 4000) -> str:
         try:

@@ -9,6 +9,7 @@ error (HTTP 5xx, close code 1011) and none hangs. The slots come back when socke
 import asyncio
 import contextlib
 import json
+import time
 from collections import Counter
 
 import pytest
@@ -21,6 +22,7 @@ pytestmark = [pytest.mark.services, pytest.mark.asyncio]
 
 BURST = 500
 CAP = 200  # per process: 2 x 200 < 500, so both answers are exercised
+ANSWER_WITHIN = 180  # seconds for every attempt to be accepted or refused
 CLUSTER_ENV = {"TALU_WS_MAX_CONNECTIONS": str(CAP), "TALU_WS_HEARTBEAT": "20"}
 
 
@@ -56,12 +58,18 @@ async def test_burst_of_500_connections(cluster):
     release = asyncio.Event()
     tasks = [asyncio.ensure_future(attempt(cluster, n % 2, seed.game, release))
              for n in range(BURST)]
-    # Wait until every attempt is answered (accepted sockets stay open, holding their slot).
+    # Wait until every attempt is answered (accepted sockets stay open, holding their slot);
+    # if the cap let everyone in, the refusals never come: fail, do not hang.
+    deadline = time.monotonic() + ANSWER_WITHIN
     while True:
         done = [t for t in tasks if t.done()]
         refused = [t for t in done if t.result() != "accepted"]
         if len(done) == len(tasks) or len(refused) >= BURST - 2 * CAP:
             break
+        if time.monotonic() > deadline:
+            release.set()
+            outcomes = Counter(await asyncio.gather(*tasks))
+            pytest.fail(f"not every connection answered within {ANSWER_WITHIN} s: {outcomes}")
         await asyncio.sleep(0.5)
     refusals = Counter(t.result() for t in done)
     release.set()

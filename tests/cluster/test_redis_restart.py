@@ -50,8 +50,8 @@ async def test_play_resumes_after_redis_restart(cluster):
         # ... and reaches the other process's clients from the database.
         await wait_all(everyone, 2)
 
-        cluster.redis.start()  # empty: every group membership is forgotten
-        # The heartbeats put every socket back into the game's group.
+        cluster.redis.start()  # empty: every subscription is forgotten
+        # Each process's pub/sub connection reconnects and subscribes again.
         await ida.wait_for(lambda: group_size(cluster, seed.game) == 2,
                             "both processes to subscribe again")
 
