@@ -28,10 +28,10 @@ from tqdm import tqdm
 
 from registry import ledger
 from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player
-from registry.records import keys, schema, yamlio
+from registry.records import keys, yamlio
 from registry.records.errors import RecordError
 from registry.scoring import strata
-from registry.submission import SubmissionRejected, submit_game
+from registry.submission import SubmissionRejected, registrar_of, submit_game
 from registry.tokens import issue_token
 
 MANIFEST = "manifest.json"
@@ -143,10 +143,10 @@ def _registrar_named(stge_text: str) -> str | None:
     """The registrar id on the game entry's body signature (the body named in the records)."""
     try:
         doc = yamlio.load_yaml(stge_text)
-        sigs = doc["tail"]["signatures"]
-        return str(schema.signature_roles(sigs)[schema.BODY_ROLE]["registrar_id"])
-    except (RecordError, KeyError, TypeError, AttributeError):
+    except RecordError:
         return None
+    signed, rid = registrar_of(doc.get("tail") if isinstance(doc, dict) else None)
+    return str(rid) if signed and rid is not None else None
 
 
 def _current_files(root: Path, entry: dict[str, Any]) -> tuple[str | None, list[str], list[str]]:

@@ -96,12 +96,13 @@ STATE_FIELDS = ("stratum", "rating", "stratum_games", "stratum_wins", "exposure_
 
 def state_of(player: Player) -> PlayerState:
     """The cascade's state of a stored player (promotions history is not needed to go on)."""
-    return PlayerState(player.pk, **{f: getattr(player, f) for f in STATE_FIELDS},
-                       recent_npc=deque(player.recent_npc or [], maxlen=ANPC_WINDOW))
+    return state_from_snapshot(player.pk, {**{f: getattr(player, f) for f in STATE_FIELDS},
+                                           "recent_npc": player.recent_npc or []})
 
 
 def snapshot(state: PlayerState) -> dict[str, Any]:
-    """A state as stored in ``RatingChange.figures["state"]``: the player after that game."""
+    """A state as stored in ``RatingChange.figures["state"]`` (the player after that game), and
+    the values its ``Player`` row holds."""
     out: dict[str, Any] = {f: getattr(state, f) for f in STATE_FIELDS}
     out["recent_npc"] = list(state.recent_npc)
     return out
@@ -110,12 +111,6 @@ def snapshot(state: PlayerState) -> dict[str, Any]:
 def state_from_snapshot(pk: int, snap: dict[str, Any]) -> PlayerState:
     return PlayerState(pk, **{f: snap[f] for f in STATE_FIELDS},
                        recent_npc=deque(snap.get("recent_npc", []), maxlen=ANPC_WINDOW))
-
-
-def _player_values(state: PlayerState) -> dict[str, Any]:
-    out = {f: getattr(state, f) for f in STATE_FIELDS}
-    out["recent_npc"] = list(state.recent_npc)
-    return out
 
 
 # --- rating-change rows -------------------------------------------------------------------------
@@ -249,7 +244,7 @@ def _append(game: ArchivedGame) -> Summary:
     RatingChange.objects.bulk_create([RatingChange(**r) for r in rows])
     summary = Summary(games_rerated=1, rows_written=2)
     for pk, p in players.items():
-        for f, v in _player_values(states[pk]).items():
+        for f, v in snapshot(states[pk]).items():
             setattr(p, f, v)
         p.save(update_fields=[*STATE_FIELDS, "recent_npc"])
         summary.changed[p.player_id] = (before[pk], p.rating)
@@ -444,7 +439,7 @@ def _write_players(states: dict[int, PlayerState], summary: Summary) -> None:
     pks = list(states)
     for i in range(0, len(pks), BATCH):
         for row in Player.objects.filter(pk__in=pks[i:i + BATCH]).values(*fields):
-            want = _player_values(states[row["pk"]])
+            want = snapshot(states[row["pk"]])
             if any(row[f] != v for f, v in want.items()):
                 changed.append({"pk": row["pk"], **want})
                 if row["rating"] != want["rating"]:

@@ -21,8 +21,6 @@ from registry.scoring import strata
 
 # One source for the stratum system (R26): the pure scoring core.
 PLAYER_ID_LENGTH = strata.PLAYER_ID_LENGTH
-PROMOTION_LIMIT = {n: s.promotion_limit for n, s in strata.STRATA.items()
-                   if s.promotion_limit is not None}
 STRATUM_CHOICES = [(n, s.code) for n, s in strata.STRATA.items()]
 MODEL_CHOICES = [("", "SX (each player's own stratum)"), ("S1", "S1"), ("S2", "S2"),
                  ("S3", "S3")]
@@ -164,26 +162,9 @@ class Player(models.Model):
             out["anpc"] = self.anpc
             out["anpc_set_by_player"] = True
             out["psf"] = performance_safety_floor(self.rating, self.anpc)
-        out["promotion"] = promotion_progress(self.stratum, self.stratum_games,
-                                              self.stratum_wins, self.rating)
+        out["promotion"] = strata.promotion_progress(self.stratum, self.stratum_games,
+                                                     self.stratum_wins, self.rating)
         return out
-
-
-def promotion_progress(stratum: int, games: int, wins: int, rating: int) -> dict | None:
-    """Where a player stands against R26's three conditions (None in S3: nowhere to go)."""
-    limit = PROMOTION_LIMIT.get(stratum)
-    if limit is None:
-        return None
-    share = None if games == 0 else wins / games
-    return {
-        "games": games, "games_needed": strata.MIN_GAMES,
-        "games_ok": games >= strata.MIN_GAMES,
-        "wins": wins, "win_rate": None if share is None else round(100 * share, 1),
-        "win_rate_needed": 75,
-        "win_rate_ok": games > 0 and wins * 4 >= games * 3,
-        "rating": rating, "rating_limit": limit, "rating_ok": rating > limit,
-        "next": f"S{stratum + 1}",
-    }
 
 
 class ArchivedGame(models.Model):

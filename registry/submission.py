@@ -117,14 +117,21 @@ def _parse(text: Any, what: str, reasons: list[str]) -> Any:
         return None
 
 
-def _registrar_reasons(body: AffiliatedBody, doc: Any, what: str, tail: Any) -> list[str]:
-    """The records must be this body's: its registrar id on the body signature."""
+def registrar_of(tail: Any) -> tuple[bool, Any]:
+    """(whether the records carry a body signature, the registrar id it names)."""
     sigs = tail.get("signatures") if isinstance(tail, dict) else None
-    roles = schema.signature_roles(sigs or {}) if isinstance(sigs, dict) else {}
+    roles = schema.signature_roles(sigs) if isinstance(sigs, dict) else {}
     block = roles.get(schema.BODY_ROLE)
     if not isinstance(block, dict):
+        return False, None
+    return True, block.get("registrar_id")
+
+
+def _registrar_reasons(body: AffiliatedBody, doc: Any, what: str, tail: Any) -> list[str]:
+    """The records must be this body's: its registrar id on the body signature."""
+    signed, rid = registrar_of(tail)
+    if not signed:
         return []  # the records core reports the missing signature
-    rid = block.get("registrar_id")
     if rid != body.registrar_id:
         return [f"{what}: signed for registrar {rid!r}, not for the submitting body "
                 f"{body.registrar_id} (a body submits only its own records)"]

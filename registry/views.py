@@ -96,7 +96,7 @@ def profile(request, player_id: str):
         "changes": changes,
         "chart": rating_chart(_thin(points)),
         "games": games,
-        "strata": list(player.strata.select_related("promoted_by")),
+        "strata": list(player.strata.all()),
     })
 
 

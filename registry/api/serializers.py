@@ -76,7 +76,7 @@ class PlayerSerializer(serializers.ModelSerializer):
     """A player in lists: identity, stratum, rating and counts."""
 
     name = serializers.CharField(read_only=True)
-    stratum = serializers.SerializerMethodField()
+    stratum = serializers.CharField(source="stratum_code", read_only=True)
     sub_stratum = serializers.CharField(read_only=True)
     body = serializers.SlugRelatedField(slug_field="registrar_id", read_only=True,
                                         allow_null=True)
@@ -86,9 +86,6 @@ class PlayerSerializer(serializers.ModelSerializer):
         model = Player
         fields = ["player_id", "name", "stratum", "sub_stratum", "rating", "body", "games",
                   "wins", "stratum_games", "stratum_wins", "url"]
-
-    def get_stratum(self, player) -> str:
-        return f"S{player.stratum}"
 
     def get_url(self, player) -> str:
         return _absolute(self.context.get("request"),

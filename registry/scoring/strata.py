@@ -102,12 +102,27 @@ def is_promotion_due(number: int, games: int, wins: int, rating: int) -> bool:
     ``games`` and ``wins`` count rated decided games in the current stratum only. The share
     is compared exactly (4 wins >= 3 games), so 15 of 20 qualifies and 14 of 19 does not.
     """
+    progress = promotion_progress(number, games, wins, rating)
+    return progress is not None and (progress["games_ok"] and progress["win_rate_ok"]
+                                     and progress["rating_ok"])
+
+
+def promotion_progress(number: int, games: int, wins: int, rating: int) -> dict | None:
+    """Where a player stands against each of R26's three conditions (what the profile shows);
+    None in S3, which has nowhere to go."""
     limit = stratum(number).promotion_limit
-    if limit is None:  # S3: nowhere to go
-        return False
-    # wins / games >= 3/4 in integers: 4 wins >= 3 games
-    share_ok = wins * MIN_WIN_SHARE.denominator >= games * MIN_WIN_SHARE.numerator
-    return games >= MIN_GAMES and share_ok and rating > limit
+    if limit is None:
+        return None
+    return {
+        "games": games, "games_needed": MIN_GAMES, "games_ok": games >= MIN_GAMES,
+        "wins": wins, "win_rate": None if games == 0 else round(100 * wins / games, 1),
+        "win_rate_needed": round(100 * MIN_WIN_SHARE),
+        # wins / games >= 3/4 in integers (4 wins >= 3 games), never with a rounded share
+        "win_rate_ok": games > 0
+        and wins * MIN_WIN_SHARE.denominator >= games * MIN_WIN_SHARE.numerator,
+        "rating": rating, "rating_limit": limit, "rating_ok": rating > limit,
+        "next": f"S{number + 1}",
+    }
 
 
 def promoted_base(number: int) -> int:

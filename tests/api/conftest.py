@@ -22,7 +22,6 @@ from rest_framework.test import APIClient
 # Test modules import models at collection time, before pytest-django sets Django up.
 django.setup()
 
-from tests.api import helpers  # noqa: E402
 from tests.registry import conftest as registry_fixtures  # noqa: E402
 
 # The registry tests' fixtures, reused: session keys of two bodies and their registry rows.
@@ -85,7 +84,5 @@ def body_client(token_a) -> APIClient:
     return token_client(token_a)
 
 
-@pytest.fixture
-def pair(body_a):
-    """Two registered players of body A: (player I, player O)."""
-    return helpers.make_player("Marcus Tarell", body_a), helpers.make_player("Alice Vorin", body_a)
+# Two registered players of body A, (player I, player O): the registry tests' pair.
+pair = registry_fixtures.otb_players

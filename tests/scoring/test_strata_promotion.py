@@ -106,3 +106,20 @@ def test_promoted_player_is_rated_by_the_new_model_next_game():
 )  # fmt: skip
 def test_substrata_by_the_books_table(stratum, rating, name):
     assert substratum(stratum, rating) == name
+
+
+def test_r26_promotion_progress_shows_each_condition_as_the_rule_decides_it():
+    from registry.scoring.strata import promotion_progress
+
+    assert promotion_progress(3, 40, 40, 5000) is None  # S3: nowhere to go
+    p = promotion_progress(2, 19, 15, 876)
+    assert (p["games_ok"], p["win_rate_ok"], p["rating_ok"]) == (False, True, True)
+    assert (p["win_rate"], p["win_rate_needed"], p["rating_limit"], p["next"]) == (
+        78.9, 75, 875, "S3")
+    p = promotion_progress(1, 20, 14, 500)  # 70%: below the share, whatever the rounding
+    assert not p["win_rate_ok"] and not is_promotion_due(1, 20, 14, 500)
+    assert promotion_progress(1, 0, 0, 250)["win_rate"] is None
+    for games, wins, rating in [(20, 15, 876), (20, 15, 875), (19, 15, 900), (24, 18, 900)]:
+        p = promotion_progress(2, games, wins, rating)
+        assert is_promotion_due(2, games, wins, rating) == (
+            p["games_ok"] and p["win_rate_ok"] and p["rating_ok"])
