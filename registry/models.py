@@ -97,9 +97,17 @@ class BodyToken(models.Model):
         return f"token {self.label or self.pk} of {self.body.registrar_id}"
 
 
+class PlayerQuerySet(models.QuerySet):
+    def ranked(self, number: int) -> PlayerQuerySet:
+        """A stratum's leaderboard (R26): players who have played a rated game, best first."""
+        return self.filter(stratum=number, games__gt=0).order_by("-rating", "player_id")
+
+
 class Player(models.Model):
     """A registered player (book 5.3.6, R26): a site account, or an over-the-board player
     registered by a body (no account). The statistics are the cascade's ``PlayerState``."""
+
+    objects = PlayerQuerySet.as_manager()
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="player", null=True, blank=True)

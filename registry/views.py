@@ -106,20 +106,16 @@ def leaderboard(request, code: str | None = None):
     if code is None:
         boards = []
         for number, stratum in STRATA.items():
-            top = list(Player.objects.filter(stratum=number, games__gt=0)
-                       .select_related("user").order_by("-rating", "player_id")[:10])
+            top = list(Player.objects.ranked(number).select_related("user")[:10])
             boards.append({"code": stratum.code, "name": stratum.name, "players": top})
         return render(request, "registry/leaderboard.html", {"boards": boards})
     number = {s.code: n for n, s in STRATA.items()}.get(code.upper())
     if number is None:
         raise Http404("no such stratum: S1, S2 or S3")
-    ranked = (Player.objects.filter(stratum=number, games__gt=0).select_related("user")
-              .order_by("-rating", "player_id"))
+    ranked = Player.objects.ranked(number).select_related("user")
     page = Paginator(ranked, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "registry/leaderboard.html", {
-        "stratum": STRATA[number], "page": page,
-        "offset": (page.number - 1) * PAGE_SIZE,
-    })
+    return render(request, "registry/leaderboard.html", {"stratum": STRATA[number],
+                                                         "page": page})
 
 
 @login_required

@@ -201,8 +201,7 @@ class Leaderboard(generics.ListAPIView):
     serializer_class = s.LeaderboardEntrySerializer
 
     def get_queryset(self):
-        return (_players().filter(stratum=int(self.kwargs["code"][1]), games__gt=0)
-                .order_by("-rating", "player_id"))
+        return _players().ranked(int(self.kwargs["code"][1]))
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())

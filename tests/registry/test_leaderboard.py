@@ -33,9 +33,11 @@ def test_stratum_board_is_ranked_and_paginated(client, field, django_assert_max_
     ranked = names(html)
     assert ranked[:3] == ["s1-119", "s1-118", "s1-117"] and len(ranked) == 50
     assert "no-games" not in html and "page 1 of 3" in html
-    page3 = names(client.get(reverse("leaderboard_stratum", args=["s1"]) + "?page=3")
-                  .content.decode())
+    html3 = client.get(reverse("leaderboard_stratum", args=["s1"]) + "?page=3").content.decode()
+    page3 = names(html3)
     assert page3[-1] == "s1-000" and len(page3) == 20
+    ranks = [int(r) for r in re.findall(r"<tr><td>(\d+)</td><td><a href=\"/players/", html3)]
+    assert ranks == list(range(101, 121))  # ranks go on across pages
     assert names(client.get(reverse("leaderboard_stratum", args=["S3"])).content.decode()) == [
         "s3-2", "s3-1", "s3-0"]
 
