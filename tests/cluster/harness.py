@@ -43,12 +43,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+from tests import stack
+
 ROOT = Path(__file__).resolve().parents[2]
-ADMIN_DATABASE_URL = os.environ.get("TALU_TEST_DATABASE_URL",
-                                    "postgres://postgres@127.0.0.1:5432/test")
+ADMIN_DATABASE_URL = stack.DATABASE_URL  # one place for the test services' addresses
 REDIS_SERVER = os.environ.get("TALU_TEST_REDIS_SERVER") or shutil.which("redis-server") \
     or "/usr/bin/redis-server"
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 START_TIMEOUT = float(os.environ.get("TALU_CLUSTER_START_TIMEOUT", "60"))
 
 
@@ -84,14 +84,7 @@ def problems() -> list[str]:
 
 def require_stack() -> None:
     """Fail (under CI=true) or skip (elsewhere) when the stack cannot start. For pytest."""
-    import pytest
-
-    found = problems()
-    if found:
-        message = "the cluster tests need PostgreSQL and redis-server: " + "; ".join(found)
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
+    stack.require("PostgreSQL and redis-server (for the cluster tests)", problems())
 
 
 def _wait(predicate, timeout: float, what: str, interval: float = 0.1) -> None:

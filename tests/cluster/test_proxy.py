@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import stack
 from tests.cluster.client import GameClient, assert_exactly_once_in_order, wait_all
-from tests.cluster.harness import IN_CI, ROOT, free_port, port_open
+from tests.cluster.harness import ROOT, free_port, port_open
 
 pytestmark = [pytest.mark.services, pytest.mark.asyncio]
 
@@ -38,10 +39,7 @@ def render(cluster, port: int, workdir: Path) -> Path:
 @pytest.fixture(scope="module")
 def proxy(cluster):
     if not Path(NGINX).exists():
-        message = "nginx is needed (apt-get install -y nginx-light)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
+        stack.require("nginx", ["not installed (apt-get install -y nginx-light)"])
     workdir = cluster.workdir / "nginx"
     workdir.mkdir()
     port = free_port()
