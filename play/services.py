@@ -69,8 +69,8 @@ def _take_cached(game: Game) -> Engine | None:
     if version < game.version:
         missing = game.events.filter(version__gt=version, version__lte=game.version)
         try:
-            for ev in missing.order_by("version").only("kind", "data"):
-                apply_event(engine, ev.kind, ev.data)
+            for kind, data in missing.order_by("version").values_list("kind", "data"):
+                apply_event(engine, kind, data)
         except TaluError:  # pragma: no cover - the log only holds applied events
             log.exception("the log of game %s does not replay onto its cached engine", game.pk)
             return None
@@ -118,8 +118,11 @@ def replay(game: Game, upto: int | None = None) -> Engine:
     events = game.events.order_by("version")
     if upto is not None:
         events = events.filter(version__lte=upto)
-    for ev in events.only("kind", "data"):
-        apply_event(engine, ev.kind, ev.data)
+    # Plain rows, not model instances: an instance from ``game.events`` deferring its
+    # ``game_id`` reads it back with one query per event (Django's known-related-object
+    # check), which made replaying a long game hundreds of queries (BENCHMARKS.md).
+    for kind, data in events.values_list("kind", "data"):
+        apply_event(engine, kind, data)
     return engine
 
 

@@ -85,3 +85,35 @@ def test_an_engine_behind_the_log_catches_up_with_what_it_lacks(game, players, m
     assert res.state["open_turn"]["text"] == "A2-A3-A4-A5"
     fresh = real_replay(Game.objects.get(pk=game.pk))
     assert res.state == fresh.snapshot()
+
+
+def _four_steps(game, alice):
+    """Four one-square steps: I's whole first turn, four events in the log; O to move."""
+    for v, (a, b) in enumerate((("A2", "A3"), ("A3", "A4"), ("B2", "B3"), ("B3", "B4"))):
+        res = services.submit(game.uuid, alice, "step", step={"kind": "move", "from": a,
+                                                              "to": b}, version=v, seq=f"s{v}")
+        assert res.ok, res.reason
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_replay_reads_the_log_in_one_query(game, players, django_assert_num_queries):
+    """A replay (a restarted process, a game's last step, a first sync) reads the whole log
+    at once: it once read it back one query per event, hundreds for a long game."""
+    current = _four_steps(game, players[0])
+    assert current.version >= 4
+    with django_assert_num_queries(1):
+        engine = services.replay(current)
+    assert len(engine.turns) == 1 and engine.side_to_move.value == "O"
+
+
+def test_an_engine_catching_up_reads_what_it_lacks_in_one_query(game, players,
+                                                                django_assert_num_queries):
+    """Another process applied three steps: the engine held here gets them in one read."""
+    current = _four_steps(game, players[0])
+    behind = services.replay(current, upto=1)  # this process's view at version 1
+    services.forget_engines()
+    services._put_cached(Game(pk=game.pk, version=1), behind)
+    with django_assert_num_queries(1):
+        engine = services._take_cached(current)
+    assert engine is behind
+    assert len(engine.turns) == 1 and engine.side_to_move.value == "O"
