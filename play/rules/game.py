@@ -79,6 +79,7 @@ class Game:
         self.round = 1
         self.turn = TurnState(self.variant, 0, light, dark)
         self.turns: list[TurnRecord] = []
+        self._turn_lines: list[str] = []  # STGN of turns[:len(_turn_lines)] (stgn_lines)
         self.outcome: Outcome | None = None
         self.warned: set[Side] = set()
         self.arbiter: list[ArbiterDecision] = []
@@ -371,13 +372,19 @@ class Game:
 
     # --- notation -----------------------------------------------------------------------------
     def stgn_lines(self) -> list[str]:
-        """Canonical STGN (R15) of the finished turns, then the result line once decided."""
-        lines = []
-        for r in self.turns:
+        """Canonical STGN (R15) of the finished turns, then the result line once decided.
+
+        A finished turn's line never changes (``_finish_turn`` completes its record before
+        returning), so each is written once and kept: a live game's snapshot after every step
+        had rewritten the whole game's notation, most of a snapshot's cost late in a game.
+        """
+        done = self._turn_lines
+        for r in self.turns[len(done):]:
             line = f"{r.label}: {turn_body(r.steps)}"
             if r.decisive:
                 line += " !"
-            lines.append(line)
+            done.append(line)
+        lines = list(done)
         if self.outcome:
             lines.append(f"!: {self.outcome.result_text}")
         return lines

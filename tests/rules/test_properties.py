@@ -90,6 +90,31 @@ def test_written_notation_replays_to_the_same_game(data, variant):
     assert again.stgn() == text
 
 
+@SETTINGS
+@given(data=st.data(), variant=st.sampled_from(VARIANT_NAMES))
+def test_notation_asked_after_every_step_is_the_notation_asked_once(data, variant):
+    """A live game's snapshot asks for the notation after every step, and finished turns'
+    lines are kept from one asking to the next: they must be what a game asked only at the
+    end writes, the decisive mark and the result line included."""
+    watched, played = Game(variant), []
+    for _ in range(data.draw(st.integers(0, 200))):
+        legal = watched.legal_steps()
+        if not legal:
+            break
+        step = legal[data.draw(st.integers(0, len(legal) - 1))]
+        watched.play(step)
+        played.append(step)
+        watched.stgn_lines()
+    twin = Game(variant)
+    for step in played:
+        twin.play(step)
+    assert watched.outcome == twin.outcome
+    assert watched.stgn_lines() == twin.stgn_lines()
+    if watched.outcome is not None:
+        assert watched.stgn_lines()[-2].endswith(" !")
+        assert watched.stgn() == read_stgn(twin.stgn(), variant).stgn()
+
+
 LINE = st.one_of(
     st.text(max_size=40),
     st.from_regex(r"\A[0-9]{1,4} [IO0io]: ([A-Ma-m][0-9]{1,2}[-x]){1,4}[A-Ma-m][0-9]{1,2}( !)?\Z"),
