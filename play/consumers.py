@@ -320,9 +320,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         update = result.update()
         if update is not None:
             # Encoded once for every socket of the game: the layer carries the text and the
-            # version range, and a receiver decodes it only to trim what it already has.
+            # version range, and a receiver decodes it only to trim what it already has; the
+            # events ride beside it for the other processes' engines (``game_update``).
             event = {"type": "game.update", "from_version": update["from_version"],
-                     "version": update["version"], "text": _encode(update)}
+                     "version": update["version"], "text": _encode(update),
+                     "events": update["events"]}
             # Deliver to this client at once (the ack's version must be visible to it), then
             # to everyone; this consumer will drop its own copy as already sent.
             await self._deliver(event)
@@ -361,10 +363,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_update(self, event: dict[str, Any]) -> None:
         if services.held_version(self.game_id) == event["from_version"]:
-            # A step applied by another process: this process's engine plays it too (decoded
-            # once per process, by whichever socket gets there first).
-            services.advance_held(self.game_id, event["from_version"],
-                                  json.loads(event["text"])["events"])
+            # A step applied by another process: this process's engine plays it too (once per
+            # process, by whichever socket gets there first). An update without its events
+            # beside the text (from a process of an earlier release) is decoded for them.
+            events = event.get("events")
+            if events is None:
+                events = json.loads(event["text"])["events"]
+            services.advance_held(self.game_id, event["from_version"], events)
         await self._deliver(event)
 
     async def presence(self, event: dict[str, Any]) -> None:
