@@ -26,6 +26,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import parse_qs
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -466,7 +467,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
 
 def _encode(content: dict[str, Any]) -> str:
-    return json.dumps(content, separators=(",", ":"))
+    """Compact JSON, by orjson: the same text as ``json.dumps`` with no spaces, ten times
+    faster on an update (the state and the notation; BENCHMARKS.md). An integer orjson
+    cannot hold (past 64 bits) falls back to the standard library."""
+    try:
+        return orjson.dumps(content).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(content, separators=(",", ":"))
 
 
 def _query_last_version(scope: dict[str, Any]) -> int | None:
