@@ -65,6 +65,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,7 +290,7 @@ class GameSlot:
             ws = await open_socket(base, f"/ws/game/{self.uuid}/", cookie)
             first = None
             while first is None:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))
+                msg = orjson.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))
                 if msg["type"] == "update":
                     first = msg
                 elif msg["type"] == "error":
@@ -315,7 +316,9 @@ class GameSlot:
         try:
             async for raw in ws:
                 t = time.perf_counter()
-                msg = json.loads(raw)
+                # orjson: this client shares the machine with the servers, and parsing every
+                # update with the standard library was a quarter of its CPU (BENCHMARKS.md).
+                msg = orjson.loads(raw)
                 kind = msg["type"]
                 if kind == "update":
                     for ev in msg["events"]:
@@ -467,7 +470,7 @@ class RelaySlot:
         try:
             async for raw in ws:
                 t = time.perf_counter()
-                n = json.loads(raw)["n"]
+                n = orjson.loads(raw)["n"]
                 if not self.deliveries[k].see(n):
                     continue
                 sent = self.sent_at.get(n)
