@@ -4,6 +4,7 @@ Websockets are only accepted from an Origin in ``ALLOWED_HOSTS`` and carry the s
 (``AuthMiddlewareStack``), so a game's consumer knows whether it talks to a player or a spectator.
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -25,3 +26,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything imported so far lives as long as the process: keep the collector from walking it
+# again in every full collection. With a few hundred sockets open, a full collection stopped
+# a loaded process for 75-100 ms, half of that once the start-up objects were frozen
+# (BENCHMARKS.md, issue 7).
+gc.collect()
+gc.freeze()
