@@ -9,6 +9,7 @@ in the same transaction that accepted it. That log answers resyncs and survives 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import models
@@ -110,13 +111,39 @@ class GameEvent(models.Model):
         ordering = ["game", "version"]
 
     def as_message(self) -> dict:
-        return {
-            "version": self.version,
-            "kind": self.kind,
-            "side": self.side or None,
-            "data": self.data,
-            "text": self.text,
-        }
+        return event_message(self)
+
+
+def event_message(ev: GameEvent | NewEvent) -> dict:
+    """An event as clients get it (the client's ``seq`` stays on the server)."""
+    return {
+        "version": ev.version,
+        "kind": ev.kind,
+        "side": ev.side or None,
+        "data": ev.data,
+        "text": ev.text,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event the rules core has just produced, not yet stored: what a step writes to the
+    log. Plain data, so the one-statement write path (``play.steplog``) builds no model
+    instance per event; the locked path turns it into a ``GameEvent`` row (``row_of``)."""
+
+    version: int
+    kind: str
+    side: str
+    data: dict
+    text: str
+    seq: str | None
+
+    def as_message(self) -> dict:
+        return event_message(self)
+
+    def row_of(self, game: Game) -> GameEvent:
+        return GameEvent(game=game, version=self.version, kind=self.kind, side=self.side,
+                         data=self.data, text=self.text, seq=self.seq)
 
 
 class Watcher(models.Model):

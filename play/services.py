@@ -13,7 +13,6 @@ a step whose client ``seq`` was already stored is acknowledged again, never appl
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 import threading
@@ -29,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play import conf, steplog
-from play.models import Challenge, Game, GameEvent, Watcher
+from play.models import Challenge, Game, GameEvent, NewEvent, Watcher
 from play.rules import Game as Engine
 from play.rules import GameOverError, IllegalStepError, Side, Step, StepFormatError, TaluError
 
@@ -77,9 +76,10 @@ def _take_cached(game: Game) -> Engine | None:
     return engine
 
 
-def _put_cached(game: Game, engine: Engine) -> None:
+def _put_cached(game: Game, engine: Engine, version: int | None = None) -> None:
+    """Keep ``engine`` as the game's at ``version`` (by default the row's)."""
     with _cache_lock:
-        _cache[game.pk] = (game.version, engine)
+        _cache[game.pk] = (game.version if version is None else version, engine)
         _cache.move_to_end(game.pk)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -331,7 +331,7 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
         engine = _take_cached(game) or replay(game)
         turns_before = len(engine.turns)
         try:
-            new_events = _apply(game, engine, side, action, step_data, seq)
+            new_events = _apply(game.version, engine, side, action, step_data, seq)
         except (IllegalStepError, StepFormatError, GameOverError, TaluError) as err:
             _put_cached(game, engine)  # the rules core changes nothing on a refused step
             code = "bad_step" if isinstance(err, StepFormatError) else "illegal"
@@ -339,7 +339,7 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
                 code = "not_your_turn"
             return _reject(code, str(err), game.version, seq)
         try:
-            GameEvent.objects.bulk_create(new_events)
+            GameEvent.objects.bulk_create([e.row_of(game) for e in new_events])
             game.version = new_events[-1].version
             changes: dict[str, Any] = {"version": game.version}
             if len(engine.turns) != turns_before or engine.outcome is not None:
@@ -372,10 +372,10 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
 class Held:
     """A step played on this process's engine of a game and not yet stored (``take_held``)."""
 
-    game: Game
+    game: Game  # the cached row, shared: its version is not this step's
     engine: Engine
     from_version: int
-    events: list[GameEvent]
+    events: list[NewEvent]
     stgn: str | None  # the notation, when the step ended a turn
     players: dict[str, dict[str, Any]]  # the cached players block: no query on an event loop
 
@@ -405,20 +405,19 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
             return None
         del _cache[row.pk]  # ours alone while we play on it
     engine = hit[1]
-    game = copy.copy(row)  # this step's own copy: ``stored`` sets its version
-    game.version = version
     turns_before = len(engine.turns)
     try:
-        events = _apply(game, engine, side, action, step_data, None if seq is None else str(seq))
+        events = _apply(version, engine, side, action, step_data,
+                        None if seq is None else str(seq))
     except TaluError:
-        _put_cached(game, engine)  # unchanged by a refused step; the locked path words it
-        return None
+        _put_cached(row, engine, version)  # unchanged by a refused step; the locked path
+        return None                        # words it
     except Exception:  # not a refusal the rules core words: drop the engine, let the locked
         return None    # path (which replays from the log) answer it
     if engine.outcome is not None:
         return None  # the engine has played the last step: the locked path replays and ends
     stgn = engine.stgn() if len(engine.turns) != turns_before else None
-    return Held(game, engine, version, events, stgn,
+    return Held(row, engine, version, events, stgn,
                 {side: dict(p) for side, p in players.items()})
 
 
@@ -453,20 +452,18 @@ def advance_held(game_uuid, from_version: int, events: list[dict[str, Any]]) -> 
         return  # dropped: the locked path replays from the log
     if engine.outcome is not None:
         return  # a finished game is not played on; its record comes from the log
-    game = copy.copy(row)
-    game.version = events[-1]["version"]
-    _put_cached(game, engine)
+    _put_cached(row, engine, events[-1]["version"])
 
 
 def stored(held: Held) -> Result:
     """The answer once ``held`` is stored; the engine goes back to the cache at its version.
     (A held step that was not stored is simply dropped, engine and all.)"""
-    game = held.game
-    game.version = held.events[-1].version
-    _put_cached(game, held.engine)
-    return Result(ok=True, code="applied", version=game.version, seq=held.events[0].seq,
+    version = held.events[-1].version
+    _put_cached(held.game, held.engine, version)
+    return Result(ok=True, code="applied", version=version, seq=held.events[0].seq,
                   events=[e.as_message() for e in held.events], from_version=held.from_version,
-                  state=held.engine.snapshot(), game=game_meta(game, held.players))
+                  state=held.engine.snapshot(),
+                  game=game_meta(held.game, held.players, version=version))
 
 
 def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
@@ -484,17 +481,16 @@ class _NotYourTurn(IllegalStepError):
     pass
 
 
-def _apply(game: Game, engine: Engine, side: str, action: str, step_data: Any,
-           seq: str | None) -> list[GameEvent]:
-    """Apply the message to ``engine``; the events (and the arbiter's) for the log, unsaved."""
-    version = game.version
-    events: list[GameEvent] = []
+def _apply(version: int, engine: Engine, side: str, action: str, step_data: Any,
+           seq: str | None) -> list[NewEvent]:
+    """Apply the message to ``engine`` (at ``version``); the events (and the arbiter's) for
+    the log, unsaved."""
+    events: list[NewEvent] = []
 
     def add(kind: str, ev_side: str, data: dict, text: str, ev_seq: str | None) -> None:
         nonlocal version
         version += 1
-        events.append(GameEvent(game=game, version=version, kind=kind, side=ev_side, data=data,
-                                text=text, seq=ev_seq))
+        events.append(NewEvent(version, kind, ev_side, data, text, ev_seq))
 
     if action == "resign":
         winner = Side(side).other.value
@@ -569,8 +565,10 @@ def _players_block(game: Game) -> dict[str, dict[str, Any]]:
     return players
 
 
-def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What a client shows besides the board: players, result, records, rating changes."""
+def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
+              version: int | None = None) -> dict[str, Any]:
+    """What a client shows besides the board: players, result, records, rating changes
+    (at ``version``, by default the row's)."""
     from registry import services as registry
 
     if players is None:
@@ -580,7 +578,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None) -> d
         "variant": game.variant,
         "rated": game.rated,
         "status": game.status,
-        "version": game.version,
+        "version": game.version if version is None else version,
         "players": players,
         "result": None,
         "records": [],

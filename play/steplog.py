@@ -27,16 +27,20 @@ import json
 import logging
 import weakref
 from collections.abc import Sequence
+from functools import cache
 
 import psycopg
 from django.db import connection, connections, transaction
 
-from play.models import Game, GameEvent
+from play.models import Game, GameEvent, NewEvent
 
 log = logging.getLogger(__name__)
 
 
+@cache
 def available() -> bool:
+    """Whether the database runs data-modifying ``WITH`` (asked once: on every step it was a
+    lookup through Django's per-thread connections)."""
     return connection.vendor == "postgresql"
 
 
@@ -55,7 +59,7 @@ def _sql(n_events: int, with_stgn: bool) -> str:
     )
 
 
-def _params(game_pk: int, from_version: int, events: Sequence[GameEvent],
+def _params(game_pk: int, from_version: int, events: Sequence[NewEvent],
             stgn: str | None) -> list:
     params: list = [events[-1].version]
     if stgn is not None:
@@ -66,7 +70,7 @@ def _params(game_pk: int, from_version: int, events: Sequence[GameEvent],
     return params
 
 
-def append(game_pk: int, from_version: int, events: Sequence[GameEvent],
+def append(game_pk: int, from_version: int, events: Sequence[NewEvent],
            stgn: str | None) -> bool:
     """Store ``events`` (numbered from ``from_version + 1``) if the live game ``game_pk`` is
     still at ``from_version``; True when stored, False when the game had moved or ended.
@@ -106,7 +110,7 @@ async def _async_connection() -> psycopg.AsyncConnection:
     return conn
 
 
-async def append_async(game_pk: int, from_version: int, events: Sequence[GameEvent],
+async def append_async(game_pk: int, from_version: int, events: Sequence[NewEvent],
                        stgn: str | None) -> bool:
     """``append`` from an event loop, on this loop's own connection (reopened when broken).
 
