@@ -126,15 +126,23 @@ def replay(game: Game, upto: int | None = None) -> Engine:
     return engine
 
 
-def engine_for(game: Game) -> Engine:
-    """The current engine of ``game`` (from the cache when it is at the game's version)."""
+def snapshot_for(game: Game) -> dict[str, Any]:
+    """The state of ``game`` at the version read (``Engine.snapshot``), from the cached engine
+    when there is one.
+
+    The engine is read while it is out of the cache, so no step can be played on it meanwhile
+    (the event loop's ``take_held`` or another pool thread): a state mixing two versions, or a
+    turn's notation kept half-finished by ``stgn_lines``, could otherwise be read.
+    """
     engine = _take_cached(game)
     if engine is None:
         # Bounded by the version read: a step committed since must not slip into an engine
         # cached (and sent) as this version.
         engine = replay(game, upto=game.version)
-    _put_cached(game, engine)
-    return engine
+    try:
+        return engine.snapshot()
+    finally:
+        _put_cached(game, engine)
 
 
 # --- challenges and game creation -------------------------------------------------------------
@@ -459,11 +467,11 @@ def stored(held: Held) -> Result:
     """The answer once ``held`` is stored; the engine goes back to the cache at its version.
     (A held step that was not stored is simply dropped, engine and all.)"""
     version = held.events[-1].version
+    state = held.engine.snapshot()  # before the engine is shared again (``snapshot_for``)
     _put_cached(held.game, held.engine, version)
     return Result(ok=True, code="applied", version=version, seq=held.events[0].seq,
                   events=[e.as_message() for e in held.events], from_version=held.from_version,
-                  state=held.engine.snapshot(),
-                  game=game_meta(held.game, held.players, version=version))
+                  state=state, game=game_meta(held.game, held.players, version=version))
 
 
 def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
@@ -615,9 +623,8 @@ def sync(game_uuid, last_version: int | None = None) -> dict[str, Any] | None:
     else:
         from_version = last_version
         events = events_since(game, last_version)
-    engine = engine_for(game)
     return {"type": "update", "from_version": from_version, "version": game.version,
-            "events": events, "state": engine.snapshot(), "game": game_meta(game)}
+            "events": events, "state": snapshot_for(game), "game": game_meta(game)}
 
 
 def live_games(limit: int = 50):

@@ -21,6 +21,11 @@ import pytest
 # import models at collection time, so set it up now (django.setup is idempotent).
 django.setup()
 
+# The ASGI module freezes what exists when it is imported out of the garbage collector, as a
+# server process does at start-up (talu_site/asgi.py); imported here, before any test, it
+# freezes the same start-up objects and not some test's event loop.
+import talu_site.asgi  # noqa: E402, F401
+
 
 @pytest.fixture
 def make_user(django_user_model):

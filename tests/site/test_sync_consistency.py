@@ -47,9 +47,9 @@ def test_an_engine_is_cached_at_the_version_it_was_built_for(game, players):
     assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
     services.forget_engines()
 
-    assert services.engine_for(stale).steps_used == 1
+    assert services.snapshot_for(stale)["steps_used"] == 1
     current = Game.objects.get(pk=game.pk)
-    assert services.engine_for(current).steps_used == 2
+    assert services.snapshot_for(current)["steps_used"] == 2
 
 
 def test_a_step_costs_a_constant_handful_of_queries(game, players, django_assert_max_num_queries):
@@ -117,3 +117,26 @@ def test_an_engine_catching_up_reads_what_it_lacks_in_one_query(game, players,
         engine = services._take_cached(current)
     assert engine is behind
     assert len(engine.turns) == 1 and engine.side_to_move.value == "O"
+
+
+def test_a_state_is_read_while_no_one_else_can_play_on_its_engine(game, players, monkeypatch):
+    """The engine a state is read from is out of the shared cache meanwhile: the event loop
+    (the one-statement path) or another pool thread could otherwise play a step on it in the
+    middle of the read, and the notation of a turn would be kept half-written."""
+    from play.rules import Game as Engine
+
+    alice = players[0]
+    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    real_snapshot = Engine.snapshot
+    shared = []
+
+    def snapshot(engine):
+        shared.append(any(e is engine for _, e in services._cache.values()))
+        return real_snapshot(engine)
+
+    monkeypatch.setattr(Engine, "snapshot", snapshot)
+    assert services.sync(game.uuid)["version"] == 1  # the cached engine
+    services.forget_engines()
+    assert services.sync(game.uuid)["version"] == 1  # a replayed one
+    assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+    assert shared and not any(shared)
