@@ -60,6 +60,12 @@ Progress = Callable[[int], Any] | None
 RATED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
 
 
+class GameStateConflict(ValueError):
+    """The game's present state forbids the change (already annulled, not finished): the API
+    answers 409. Its own class, so that no other ``ValueError`` from deep in a change is
+    passed off as a conflict."""
+
+
 @dataclass
 class Summary:
     """What a ledger operation did (for the API, the commands and the audit trail)."""
@@ -544,9 +550,9 @@ def annul_game(game: ArchivedGame, *, reason: str, actor_user=None,
         _lock()
         game = ArchivedGame.objects.select_for_update().get(pk=game.pk)
         if game.status == ArchivedGame.ANNULLED:
-            raise ValueError("this game is already annulled")
+            raise GameStateConflict("this game is already annulled")
         if game.status != ArchivedGame.FINISHED:
-            raise ValueError("only a finished game can be annulled")
+            raise GameStateConflict("only a finished game can be annulled")
         before = _game_facts(game)
         game.status = ArchivedGame.ANNULLED
         game.save(update_fields=["status", "updated"])

@@ -30,7 +30,7 @@ from registry.api.errors import Conflict, Rejected
 from registry.api.pagination import DeferredJoinPagination
 from registry.api.permissions import BodyTokenOnly, CanManageGame, is_writer
 from registry.api.schema import ErrorSerializer
-from registry.ledger import annul_game, correct_game
+from registry.ledger import GameStateConflict, annul_game, correct_game
 from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player, RatingChange
 from registry.submission import SubmissionRejected, submit_game
 
@@ -316,7 +316,7 @@ class _GameChange(generics.GenericAPIView):
                 return action()
         except SubmissionRejected as exc:
             raise Rejected(exc.reasons) from None
-        except ValueError as exc:
+        except GameStateConflict as exc:
             raise Conflict(str(exc)) from None
 
 

@@ -57,6 +57,24 @@ def test_annul_needs_a_reason(body_client, submitted):
     assert helpers.registry_state() == before
 
 
+def test_a_fault_inside_an_annulment_is_a_500_not_a_conflict(body_client, submitted,
+                                                              monkeypatch):
+    """Only the game's state is a 409; any other error in the ledger is the server's fault:
+    a plain JSON 500 that shows nothing of it, and nothing written."""
+    from registry.api import views
+
+    def broken(*args, **kwargs):
+        raise ValueError("internal detail 7f3a")
+
+    monkeypatch.setattr(views, "annul_game", broken)
+    before = helpers.registry_state()
+    response = body_client.post(f"/api/v1/games/{submitted['game_id']}/annul/",
+                                {"reason": "wrong players entered"}, format="json")
+    assert response.status_code == 500
+    assert "7f3a" not in response.content.decode() and response.json()["detail"]
+    assert helpers.registry_state() == before
+
+
 def test_annul_unknown_game_is_404(body_client, db):
     response = body_client.post("/api/v1/games/00000000-0000-4000-8000-000000000000/annul/",
                                 {"reason": "x"}, format="json")
