@@ -16,14 +16,14 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-# Dependencies first, so a code change does not reinstall them.
-COPY pyproject.toml README.md ./
-COPY play ./play
-COPY registry ./registry
-COPY talu_site ./talu_site
-COPY talu_cli ./talu_cli
-RUN pip install .
+# The dependencies (pyproject's list, read with the standard library) in a layer of their own,
+# so a change to the code does not reinstall them; then the project itself, without them.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
 COPY . .
+RUN pip install --no-deps .
 
 # Static files are collected into the image (whitenoise serves them); DEBUG=true only so the
 # settings load without a SECRET_KEY at build time.
