@@ -89,6 +89,10 @@ async def test_play_through_the_proxy_survives_a_killed_backend(cluster, proxy):
         await pru.play("pass")
         await wait_all(clients, 4)
         assert_exactly_once_in_order(clients, 4)
+        # Some of the four were on the killed process (least_conn spreads them): they are the
+        # ones that had to reconnect, so the routing around it was exercised.
+        moved = [c.name for c in clients if c.connections > 1]
+        assert moved, [c.report() for c in clients]
     finally:
         await asyncio.gather(*(c.close() for c in clients))
         cluster.servers[0].start()
