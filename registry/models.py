@@ -231,9 +231,11 @@ class ArchivedGame(models.Model):
     def save(self, *args, **kwargs) -> None:
         from registry.figcache import figures_json_of_tally
 
-        self.figures = figures_json_of_tally(self.tally) if self.tally else {}
-        if kwargs.get("update_fields") is not None and "tally" in kwargs["update_fields"]:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "figures"}
+        fields = kwargs.get("update_fields")
+        if fields is None or "tally" in fields:  # a save that leaves the tally keeps its figures
+            self.figures = figures_json_of_tally(self.tally) if self.tally else {}
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "figures"}
         super().save(*args, **kwargs)
 
     @property
