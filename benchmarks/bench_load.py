@@ -24,7 +24,7 @@ the same point), in this order so that machine noise hits both alike:
    game is replaced by a new one between the same players).
 3. **relay ramp** and 4. **stack ramp**: the same at rising total rates (``--ramp``) to find
    the most round trips per second each sustains (saturation); the default ramp reaches 2,000/s,
-   past where the relay saturates with two processes (about 1,650/s on a 2-core machine).
+   past where the relay saturates with two processes (about 1,500/s on a 2-core machine).
 
 Sockets are spread over the processes: with two, a game's players sit on different processes
 (and so do a group's sender and listeners), so every step crosses the channel layer.
