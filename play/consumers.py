@@ -317,19 +317,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         result = await self._submit_held(kind, msg) or await in_db_pool(services.submit)(
             self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
             seq=seq)
-        await self.send_json(result.reply())
         update = result.update()
-        if update is not None:
-            # Encoded once for every socket of the game: the layer carries the text and the
-            # version range, and a receiver decodes it only to trim what it already has; the
-            # events ride beside it for the other processes' engines (``game_update``).
-            event = {"type": "game.update", "from_version": update["from_version"],
-                     "version": update["version"], "text": _encode(update),
-                     "events": update["events"]}
-            # Deliver to this client at once (the ack's version must be visible to it), then
-            # to everyone; this consumer will drop its own copy as already sent.
-            await self._deliver(event)
-            await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
+        if update is None:  # refused, or a resent step already applied: the reply alone
+            await self.send_json(result.reply())
+            return
+        # Encoded once for every socket of the game: the layer carries the text and the
+        # version range, and a receiver decodes it only to trim what it already has; the
+        # events ride beside it for the other processes' engines (``game_update``).
+        event = {"type": "game.update", "from_version": update["from_version"],
+                 "version": update["version"], "text": _encode(update),
+                 "events": update["events"]}
+        # To this client at once, its ack inside (one frame, not two: docs/protocol.md), then
+        # to everyone; this consumer will drop its own copy as already sent.
+        await self._deliver(event, ack={"seq": result.seq, "version": result.version})
+        await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 
     async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:
         """The usual step without a pool thread: played on this process's engine of the game
@@ -377,16 +378,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.count_sent = event["spectators"]
         await self.send_json({"type": "spectators", "count": event["spectators"]})
 
-    async def _deliver(self, event: dict[str, Any]) -> None:
+    async def _deliver(self, event: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
         async with self.lock:
-            await self._deliver_locked(event)
+            await self._deliver_locked(event, ack)
 
-    async def _deliver_locked(self, event: dict[str, Any]) -> None:
+    async def _deliver_locked(self, event: dict[str, Any],
+                              ack: dict[str, Any] | None = None) -> None:
         """Send an update (``from_version``, ``version``, encoded ``text``) exactly once, in
         order: one that starts past what the client has waits (``GAP_WAIT``) for the updates
         before it, which are usually already queued for this socket (a player whose opponent's
         update is still in its queue when its own step is applied); only a gap that stays
-        open is filled from the database."""
+        open is filled from the database.
+
+        ``ack`` (the sender's own step) rides inside the update when the update goes now; when
+        it cannot, the ack goes alone at once, so a sender is never kept waiting for it."""
+        if ack is not None and not event["from_version"] <= self.sent_version < event["version"]:
+            await self.send_json({"type": "ack", **ack})
+            ack = None
         if event["version"] <= self.sent_version:
             return  # already delivered (our own broadcast, or a late duplicate)
         if event["from_version"] > self.sent_version:
@@ -395,7 +403,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.gap_timer = asyncio.get_running_loop().call_later(
                     GAP_WAIT, lambda: self.spawn(self._close_gap()))
             return
-        await self._send_update(event)
+        await self._send_update(event, ack)
         await self._drain_waiting()
 
     async def _drain_waiting(self) -> None:
@@ -411,13 +419,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.gap_timer.cancel()
             self.gap_timer = None
 
-    async def _send_update(self, event: dict[str, Any]) -> None:
+    async def _send_update(self, event: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
         text = event["text"]
         if event["from_version"] < self.sent_version:
             update = json.loads(text)
             update["events"] = [e for e in update["events"] if e["version"] > self.sent_version]
             update["from_version"] = self.sent_version
             text = _encode(update)
+        if ack is not None:
+            text = _with_member(text, "ack", ack)
         self.sent_version = event["version"]
         await self._send_text(text)
 
@@ -475,6 +485,12 @@ def _encode(content: dict[str, Any]) -> str:
         return orjson.dumps(content).decode()
     except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(content, separators=(",", ":"))
+
+
+def _with_member(text: str, key: str, value: Any) -> str:
+    """``text``, an encoded JSON object, with one more member: the sender's copy of an update
+    gets its ack without decoding and encoding the whole update again."""
+    return f"{text[:-1]},{_encode(key)}:{_encode(value)}}}"
 
 
 def _query_last_version(scope: dict[str, Any]) -> int | None:

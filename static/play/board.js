@@ -260,6 +260,8 @@
         $("spectators").textContent = m.spectators;
         break;
       case "update":
+        // The update that carries our own step acknowledges it too (docs/protocol.md).
+        if (m.ack && st.pending && st.pending.seq === m.ack.seq) st.pending = null;
         if (m.from_version > st.version && st.version >= 0 && m.events.length) {
           send({type: "sync", last_version: st.version}); // a gap: ask for what we missed
           return;

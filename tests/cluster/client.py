@@ -105,15 +105,20 @@ class GameClient:
             self._connected.set()
         elif kind == "update":
             self._update(msg)
+            if "ack" in msg:  # the update of our own step carries its ack (docs/protocol.md)
+                self._answer({"type": "ack", **msg["ack"]})
         elif kind == "spectators":
             self.spectators = msg["count"]
         elif kind in ("ack", "rejected"):
-            fut = self._acks.pop(str(msg.get("seq")), None)
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
+            self._answer(msg)
         elif kind != "pong":
             self.problems.append(f"unexpected message {msg}")
         self._changed.set()
+
+    def _answer(self, reply: dict[str, Any]) -> None:
+        fut = self._acks.pop(str(reply.get("seq")), None)
+        if fut is not None and not fut.done():
+            fut.set_result(reply)
 
     def _update(self, msg: dict[str, Any]) -> None:
         events = [e["version"] for e in msg["events"]]

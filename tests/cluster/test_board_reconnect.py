@@ -21,6 +21,9 @@ def play(ws, version: int, seq: str, frm: str, to: str) -> None:
                         "step": {"kind": "move", "from": frm, "to": to}}))
     while True:
         msg = json.loads(ws.recv(timeout=60))
+        if msg["type"] == "update" and "ack" in msg:  # the step's update, its ack inside
+            assert msg["ack"] == {"seq": seq, "version": version + 1}, msg
+            return
         if msg["type"] in ("ack", "rejected"):
             assert msg == {"type": "ack", "seq": seq, "version": version + 1}, msg
             return

@@ -29,9 +29,18 @@ async def connect(game, cookie: bytes = b"", origin: bytes = b"http://testserver
 
 async def receive(comm, *types: str, timeout: float = TIMEOUT, skipped: list | None = None) -> dict:
     """The next message of one of ``types``; others (spectator counts, updates) are skipped,
-    into ``skipped`` when given."""
+    into ``skipped`` when given.
+
+    The update that carries a sender's own step carries its ack (an ``ack`` member,
+    docs/protocol.md): asked for an ``ack``, that update answers as the ack it carries and is
+    then still there, without it, for the next ask (as a separate ack and update would be).
+    ``test_ws_ack_in_update.py`` checks the frames themselves."""
+    pending = comm.__dict__.setdefault("talu_pending", [])
     while True:
-        msg = await comm.receive_json_from(timeout=timeout)
+        msg = pending.pop(0) if pending else await comm.receive_json_from(timeout=timeout)
+        if "ack" in types and msg["type"] == "update" and "ack" in msg:
+            pending.insert(0, {k: v for k, v in msg.items() if k != "ack"})
+            return {"type": "ack", **msg["ack"]}
         if msg["type"] in types:
             return msg
         assert msg["type"] in ("spectators", "update", "welcome"), msg
