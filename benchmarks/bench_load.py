@@ -75,6 +75,9 @@ sys.path.insert(0, str(ROOT))
 from tests.cluster.harness import Cluster, ClusterUnavailable  # noqa: E402
 
 CONNECT_TIMEOUT = 30
+# Replacement games made before each stack phase, per slot: the fixed phase ends almost none,
+# the ramp up to about one and a half per slot (BENCHMARKS.md).
+SPARES = {"stack_fixed": 1, "stack_ramp": 3}
 # Seconds to wait at the end of a phase for every receiver to have every version before the
 # missing ones count as lost: longer than the game sockets' heartbeat (20 s), which is what
 # delivers a step whose broadcast the channel layer dropped when no later step follows it.
@@ -125,6 +128,16 @@ def make_slots(n: int, spectators: int, tag: str) -> list[dict[str, Any]]:
                       "cookies": [session_cookie(pi), session_cookie(po), *watchers],
                       "game": str(game.uuid)})
     return slots
+
+
+def top_up_spares(slots: list[dict[str, Any]], per_slot: int) -> None:
+    """Make each slot's replacement games before a phase, so that the load generator does not
+    make them (database writes and a ``gpg`` signature, holding its interpreter lock) while it
+    times round trips. A slot that runs out makes more during the phase (counted)."""
+    for spec in slots:
+        spares = spec.setdefault("spares", [])
+        while len(spares) < per_slot:
+            spares.append(new_game(spec["players"]))
 
 
 def new_game(player_pks: list[int]) -> str:
@@ -201,6 +214,7 @@ class Totals:
     def __init__(self) -> None:
         self.lost = self.dup = self.ooo = self.expected = 0
         self.games_finished = 0
+        self.games_made = 0  # replacement games made during the phase (no spare left)
         self.sent_all = 0  # every message sent in the phase, warm-ups included
         self.dup_samples: list[dict[str, Any]] = []  # what a duplicate arrived in (diagnosis)
 
@@ -342,17 +356,16 @@ class GameSlot:
                         self.version, self.state = v, msg["state"]
                     if self.waiter and not self.waiter.done() and v >= self.expect and k < 2:
                         self.waiter.set_result(True)
+                    if "ack" in msg:  # the update of the sender's own step carries its ack
+                        self.acked(msg["ack"], t)
                 elif kind == "ack":
-                    sent = self.ack_at.pop(str(msg.get("seq")), None)
                     if msg.get("duplicate"):  # not ours to time: resynchronise
+                        self.ack_at.pop(str(msg.get("seq")), None)
                         stats_of.stats.rejected["duplicate"] += 1
                         if self.waiter and not self.waiter.done():
                             self.waiter.set_result(False)
                         continue
-                    self.last = max(self.last, msg["version"])
-                    if sent and stats_of.counts(sent[0]):
-                        stats_of.stats.ack.append(t - sent[0])
-                        stats_of.stats.done += 1
+                    self.acked(msg, t)
                 elif kind == "rejected":
                     stats_of.stats.rejected[msg.get("code", "?")] += 1
                     self.ack_at.pop(str(msg.get("seq")), None)
@@ -362,6 +375,14 @@ class GameSlot:
                     stats_of.stats.errors[msg.get("code", "?")] += 1
         except websockets.ConnectionClosed:
             pass
+
+    def acked(self, ack: dict[str, Any], t: float) -> None:
+        """The sender's round trip: to its ``ack``, alone or inside its step's update."""
+        sent = self.ack_at.pop(str(ack.get("seq")), None)
+        self.last = max(self.last, ack["version"])
+        if sent and self.window.counts(sent[0]):
+            self.window.stats.ack.append(t - sent[0])
+            self.window.stats.done += 1
 
     async def step_once(self) -> None:
         """Send one step for the side to move and wait until its update (or refusal) is back."""
@@ -529,7 +550,11 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         await slot.close()
         totals.games_finished += 1
-        slot.spec["game"] = await asyncio.to_thread(new_game, slot.spec["players"])
+        if slot.spec.get("spares"):
+            slot.spec["game"] = slot.spec["spares"].pop(0)
+        else:
+            totals.games_made += 1
+            slot.spec["game"] = await asyncio.to_thread(new_game, slot.spec["players"])
         slot.uuid = slot.spec["game"]
         slot.version, slot.state = 0, None
         await slot.open()
@@ -562,6 +587,7 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
         await s.close()
     return {"levels": results, "lost": totals.lost, "dup": totals.dup, "ooo": totals.ooo,
             "expected": totals.expected, "games_finished": totals.games_finished,
+            "games_made": totals.games_made,
             "sent_all": totals.sent_all, "dup_samples": totals.dup_samples,
             "slots": [s.spec for s in slots]}
 
@@ -590,7 +616,7 @@ def run_phase_in_workers(kind: str, slots: list[dict], bases: list[str], levels,
     for s in slots:  # carry each slot's current game into the next phase
         s.update(by_index[s["index"]])
     merged: dict[str, Any] = {"levels": []}
-    for key in ("lost", "dup", "ooo", "expected", "games_finished", "sent_all"):
+    for key in ("lost", "dup", "ooo", "expected", "games_finished", "games_made", "sent_all"):
         merged[key] = sum(o[key] for o in outs)
     merged["dup_samples"] = [d for o in outs for d in o["dup_samples"]][:5]
     for i in range(len(levels)):
@@ -695,6 +721,8 @@ def run_config(n_servers: int, args, slots, cluster: Cluster, tag: str) -> dict[
     for name, kind, levels in phases:
         print(f"  {n_servers} process(es): {name} ...", flush=True)
         pids = [s.proc.pid for s in cluster.servers[:n_servers]]
+        if kind == "stack":
+            top_up_spares(slots, SPARES[name])
         cpu0 = cpu_seconds(pids)
         res = run_phase_in_workers(kind, slots, bases, levels, args.clients, 2,
                                    f"{tag}{n_servers}{name[6:9]}", args.seed, pids)
@@ -710,8 +738,9 @@ def run_config(n_servers: int, args, slots, cluster: Cluster, tag: str) -> dict[
                   flush=True)
         print(f"    lost {res['lost']}  dup {res['dup']}  out-of-order {res['ooo']} "
               f"(of {res['expected']} expected arrivals; {res['games_finished']} games "
-              f"finished); server CPU {res['server_cpu_ms_per_msg']:.2f} ms per message over the "
-              f"phase" + (f"; duplicates arrived in {res['dup_samples']}" if res["dup"] else ""),
+              f"finished, {res['games_made']} made during the phase); server CPU "
+              f"{res['server_cpu_ms_per_msg']:.2f} ms per message over the phase"
+              + (f"; duplicates arrived in {res['dup_samples']}" if res["dup"] else ""),
               flush=True)
     sampling.set()
     sampler.join()

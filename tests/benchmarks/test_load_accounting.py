@@ -3,8 +3,11 @@ step is counted as such, so a "0 lost / 0 duplicated" in BENCHMARKS.md means som
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +65,40 @@ def test_honor_capture_comes_first(bench):
              "legal_steps": [{"kind": "move", "from": "A7", "to": "A6"},
                              {"kind": "capture", "from": "E7", "to": "F6"}, honor]}
     assert bench.choose_step(state, random.Random(2)) == ("step", honor)
+
+
+class _Frames:
+    """A socket that yields the given frames, then ends."""
+
+    def __init__(self, frames: list[dict]) -> None:
+        self.frames = [json.dumps(f) for f in frames]
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str:
+        if not self.frames:
+            raise StopAsyncIteration
+        return self.frames.pop(0)
+
+
+@pytest.mark.parametrize("ack_inside", [True, False])
+def test_the_senders_round_trip_is_counted_once_either_way(bench, ack_inside):
+    """The server acknowledges a step inside its update, or (rarely) alone before it: either
+    way one round trip for the sender, none for its own update as a receiver."""
+    window = bench.Window()
+    window.lo, window.hi = 0.0, float("inf")
+    slot = bench.GameSlot({"game": "g", "index": 0}, [], window, bench.Totals(),
+                          random.Random(0))
+    slot.deliveries = [bench.Delivery(0)]
+    sent = time.perf_counter()
+    slot.sent_at[1] = (sent, 0)
+    slot.ack_at["s1"] = (sent, 1)
+    update = {"type": "update", "from_version": 0, "version": 1,
+              "events": [{"version": 1}], "state": {"side_to_move": "I"}}
+    ack = {"seq": "s1", "version": 1}
+    frames = [{**update, "ack": ack}] if ack_inside else [{"type": "ack", **ack}, update]
+    asyncio.run(slot.read(0, _Frames(frames)))
+    assert window.stats.done == 1 and len(window.stats.ack) == 1
+    assert window.stats.recv == [] and slot.ack_at == {}
+    assert slot.seen[0] == 1 and slot.deliveries[0].lost(1) == 0
