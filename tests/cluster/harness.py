@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+from registry.records import keys
 from tests import stack
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -324,6 +325,7 @@ class Cluster:
         self.redis.stop()
         if self._db_created:
             self.database.drop()
+        keys.stop_agent(self.workdir / "keyring")  # signing started one; it outlived runs
         if self._own_workdir and not os.environ.get("TALU_CLUSTER_KEEP"):
             shutil.rmtree(self.workdir, ignore_errors=True)
 
