@@ -1,4 +1,4 @@
-"""Appending a validated step to a game's log on PostgreSQL in one statement.
+"""Appending validated steps to games' logs on PostgreSQL, one statement for many steps.
 
 The locked write path of ``play.services`` costs five round trips and Django's query compiler
 on every step; under load that was most of a step's cost (BENCHMARKS.md, issue 7). When this
@@ -16,8 +16,21 @@ locked path does every step.
 The websocket consumer stores from its event loop (``append_async``) on a psycopg
 ``AsyncConnection`` of its own, one per process and loop: a step then never waits for a pool
 thread nor passes the interpreter lock back and forth with one, which was most of a step's
-latency under load (BENCHMARKS.md). The statement is the same; the connection is in autocommit
-mode, so the statement is its own transaction, committed before the consumer says anything.
+latency under load (BENCHMARKS.md). The connection is in autocommit mode, so the statement is
+its own transaction, committed before the consumer says anything.
+
+Group commit. With one statement per step, psycopg's per-statement work was about a seventh of
+a loaded server process's CPU, and PostgreSQL paid a commit per step; and a step arriving while
+another was being written waited for the connection anyway. So the steps of one loop go through
+one writer (``_Writer``): a step that finds no write in flight is sent at once (no timer, no
+added latency when idle); steps that arrive while one is in flight are written together, as ONE
+statement, as soon as the connection is free (up to ``BATCH_MAX``). Batches therefore form only
+under load. The statement (``SQL``) is the same text whatever the batch size, the steps passed
+as arrays and unpacked with ``unnest``, so PostgreSQL prepares and plans it once per connection.
+It bumps every game still live at its step's version and inserts the events of exactly those
+games; each game's step is stored whole or not at all, and a batch is still one transaction: if
+it raises (a resent ``seq``, a lost connection), nothing of it was written and each of its steps
+is written again alone, so only the step that really fails raises to its caller.
 """
 
 from __future__ import annotations
@@ -26,15 +39,22 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import psycopg
 from django.db import connection, connections, transaction
+from psycopg.types.numeric import Int8BinaryDumper, Int8Dumper
 
 from play.models import Game, GameEvent, NewEvent
 
 log = logging.getLogger(__name__)
+
+# Steps per statement at most: enough to take a burst in one commit, small enough that no
+# statement holds many games' rows locked for long.
+BATCH_MAX = 64
 
 
 @cache
@@ -44,30 +64,62 @@ def available() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _sql(n_events: int, with_stgn: bool) -> str:
+@cache
+def _sql() -> str:
+    """The one statement, for one step or many. ``moved`` bumps each game still live at its
+    step's old version (``stgn`` NULL: the step ended no turn, the notation stays); ``stored``
+    inserts the events of the games it bumped and no other; the result counts them per game."""
     game, event = Game._meta.db_table, GameEvent._meta.db_table
-    stgn = ", stgn = %s" if with_stgn else ""
-    values = ", ".join(["(%s::integer, %s::varchar, %s::varchar, %s::jsonb, %s::varchar, "
-                        "%s::varchar)"] * n_events)
     return (
-        f"WITH moved AS (UPDATE {game} SET version = %s{stgn} "
-        f"WHERE id = %s AND version = %s AND status = %s RETURNING id) "
+        f"WITH moved AS ("
+        f"UPDATE {game} AS g SET version = s.new, stgn = COALESCE(s.stgn, g.stgn) "
+        f"FROM unnest(%(games)s::bigint[], %(olds)s::integer[], %(news)s::integer[], "
+        f"%(stgns)s::text[]) AS s(id, old, new, stgn) "
+        f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s RETURNING g.id), "
+        f"stored AS ("
         f"INSERT INTO {event} (game_id, version, kind, side, data, text, seq, created) "
-        f"SELECT moved.id, e.version, e.kind, e.side, e.data, e.text, e.seq, now() "
-        f"FROM moved CROSS JOIN (VALUES {values}) AS e(version, kind, side, data, text, seq) "
-        f"RETURNING 1"
+        f"SELECT e.game_id, e.version, e.kind, e.side, e.data::jsonb, e.text, e.seq, now() "
+        f"FROM unnest(%(ev_games)s::bigint[], %(versions)s::integer[], %(kinds)s::text[], "
+        f"%(sides)s::text[], %(data)s::text[], %(texts)s::text[], %(seqs)s::text[]) "
+        f"AS e(game_id, version, kind, side, data, text, seq) "
+        f"JOIN moved ON moved.id = e.game_id RETURNING game_id) "
+        f"SELECT game_id, count(*) FROM stored GROUP BY game_id"
     )
 
 
-def _params(game_pk: int, from_version: int, events: Sequence[NewEvent],
-            stgn: str | None) -> list:
-    params: list = [events[-1].version]
-    if stgn is not None:
-        params.append(stgn)
-    params += [game_pk, from_version, Game.LIVE]
-    for ev in events:
-        params += [ev.version, ev.kind, ev.side, json.dumps(ev.data), ev.text, ev.seq]
-    return params
+# A step as the statement takes it: (game pk, from_version, events, stgn or None).
+StepRow = tuple[int, int, Sequence[NewEvent], str | None]
+
+
+def _params(steps: Iterable[StepRow]) -> dict[str, Any]:
+    """The arrays of ``_sql`` for ``steps`` (at most one per game)."""
+    games: list[int] = []
+    olds: list[int] = []
+    news: list[int] = []
+    stgns: list[str | None] = []
+    ev_games: list[int] = []
+    versions: list[int] = []
+    kinds: list[str] = []
+    sides: list[str] = []
+    data: list[str] = []
+    texts: list[str] = []
+    seqs: list[str | None] = []
+    for game_pk, from_version, events, stgn in steps:
+        games.append(game_pk)
+        olds.append(from_version)
+        news.append(events[-1].version)
+        stgns.append(stgn)
+        for ev in events:
+            ev_games.append(game_pk)
+            versions.append(ev.version)
+            kinds.append(ev.kind)
+            sides.append(ev.side)
+            data.append(json.dumps(ev.data))
+            texts.append(ev.text)
+            seqs.append(ev.seq)
+    return {"games": games, "olds": olds, "news": news, "stgns": stgns, "live": Game.LIVE,
+            "ev_games": ev_games, "versions": versions, "kinds": kinds, "sides": sides,
+            "data": data, "texts": texts, "seqs": seqs}
 
 
 def append(game_pk: int, from_version: int, events: Sequence[NewEvent],
@@ -76,19 +128,18 @@ def append(game_pk: int, from_version: int, events: Sequence[NewEvent],
     still at ``from_version``; True when stored, False when the game had moved or ended.
 
     Raises the database's errors unchanged (a duplicate ``seq`` is an ``IntegrityError``),
-    having written nothing.
+    having written nothing. The statement is ``_sql`` with arrays of one step.
     """
-    params = _params(game_pk, from_version, events, stgn)
-    sql = _sql(len(events), stgn is not None)
+    params = _params([(game_pk, from_version, events, stgn)])
     if connection.in_atomic_block:
         # Inside someone's transaction (tests, a caller's atomic block): a savepoint, so a
         # refused statement leaves that transaction usable.
         with transaction.atomic(), connection.cursor() as cur:
-            cur.execute(sql, params)
-            return len(cur.fetchall()) == len(events)
+            cur.execute(_sql(), params)
+            return dict(cur.fetchall()).get(game_pk) == len(events)
     with connection.cursor() as cur:  # autocommit: the statement is its own transaction
-        cur.execute(sql, params)
-        return len(cur.fetchall()) == len(events)
+        cur.execute(_sql(), params)
+        return dict(cur.fetchall()).get(game_pk) == len(events)
 
 
 # One connection per event loop (a process has one; tests run several in turn).
@@ -106,26 +157,170 @@ async def _async_connection() -> psycopg.AsyncConnection:
     params = {k: v for k, v in connections["default"].get_connection_params().items()
               if k not in ("cursor_factory", "context", "prepare_threshold")}
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    # Every int as int8: psycopg otherwise types an int array by its largest value (int2[],
+    # int4[], ...), and each set of parameter types is a statement prepared of its own.
+    conn.adapters.register_dumper(int, Int8Dumper)
+    conn.adapters.register_dumper(int, Int8BinaryDumper)
     _async[loop] = conn
     return conn
 
 
+@dataclass(eq=False, slots=True)
+class _Step:
+    """A step waiting for the writer, and its caller's answer."""
+
+    game_pk: int
+    from_version: int
+    events: Sequence[NewEvent]
+    stgn: str | None
+    future: asyncio.Future[bool] = field(repr=False)
+
+    def row(self) -> StepRow:
+        return self.game_pk, self.from_version, self.events, self.stgn
+
+    def answer(self, stored: dict[int, int]) -> None:
+        if not self.future.done():  # done: its caller was cancelled; nobody to tell
+            self.future.set_result(stored.get(self.game_pk) == len(self.events))
+
+    def fail(self, err: BaseException) -> None:
+        if not self.future.done():
+            self.future.set_exception(err)
+
+
+async def _execute(conn: psycopg.AsyncConnection, steps: Sequence[_Step]) -> dict[int, int]:
+    """Run the statement for ``steps``: how many events it stored per game pk."""
+    async with conn.cursor() as cur:
+        await cur.execute(_sql(), _params(s.row() for s in steps))
+        return dict(await cur.fetchall())
+
+
+class _Writer:
+    """One event loop's queue of steps and the task that writes them, one batch at a time.
+
+    The task exists only while there is something to write: a step that finds none starts it
+    (its batch is that step alone, plus whatever arrived before the task first ran), and it
+    ends when the queue is empty.
+    """
+
+    def __init__(self) -> None:
+        self.queue: list[_Step] = []
+        self.task: asyncio.Task[None] | None = None
+
+    def submit(self, step: _Step) -> None:
+        self.queue.append(step)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run(),
+                                                               name="steplog writer")
+
+    def _take(self) -> list[_Step]:
+        """The next batch: up to ``BATCH_MAX`` steps in arrival order, never two of one game
+        (the later waits for the next statement, which then sees the first one stored). A step
+        whose caller was cancelled while it waited is dropped, not written."""
+        batch: list[_Step] = []
+        later: list[_Step] = []
+        games: set[int] = set()
+        for step in self.queue:
+            if step.future.done():
+                continue
+            if len(batch) < BATCH_MAX and step.game_pk not in games:
+                games.add(step.game_pk)
+                batch.append(step)
+            else:
+                later.append(step)
+        self.queue = later
+        # In game order, two processes' batches over the same games tend to lock their rows
+        # in the same order (the order the plan visits them). A deadlock PostgreSQL breaks
+        # anyway is an error of one batch, whose steps are then written alone.
+        batch.sort(key=lambda s: s.game_pk)
+        return batch
+
+    async def _run(self) -> None:
+        batch: list[_Step] = []
+        try:
+            while self.queue:
+                batch = self._take()
+                if batch:
+                    await self._write(batch)
+        except BaseException as err:
+            # Cancelled (the loop is closing) or a bug of this module: no caller is left
+            # waiting. Their steps may or may not be stored; an error sends them to the
+            # locked path, which tells a stored step (its seq) from one that is not.
+            if not isinstance(err, asyncio.CancelledError):
+                log.exception("the step writer failed")
+            failure = psycopg.OperationalError(f"the step writer stopped ({err!r})")
+            for step in [*batch, *self.queue]:
+                step.fail(failure)
+            self.queue = []
+            if not isinstance(err, Exception):
+                raise  # cancellation ends the task as cancelled; an error is logged above
+        finally:
+            self.task = None
+
+    async def _write(self, batch: list[_Step]) -> None:
+        """Write ``batch`` as one statement; if it raises, each of its steps alone."""
+        try:
+            stored = await _execute(await _async_connection(), batch)
+        except Exception as err:
+            if not isinstance(err, psycopg.Error):
+                log.exception("unexpected error writing %d steps", len(batch))
+            if len(batch) == 1:
+                batch[0].fail(err)
+                return
+            log.info("a statement of %d steps failed (%s); writing each alone", len(batch), err)
+            await self._write_alone(batch)
+            return
+        for step in batch:
+            step.answer(stored)
+
+    async def _write_alone(self, batch: list[_Step]) -> None:
+        for n, step in enumerate(batch):
+            try:
+                conn = await _async_connection()  # reopened if the batch broke it
+            except Exception as err:  # no database: the rest fail alike, without n retries
+                for rest in batch[n:]:
+                    rest.fail(err)
+                return
+            try:
+                stored = await _execute(conn, [step])
+            except Exception as err:
+                if not isinstance(err, psycopg.Error):
+                    log.exception("unexpected error writing a step")
+                step.fail(err)
+            else:
+                step.answer(stored)
+
+
+_writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Writer] = (
+    weakref.WeakKeyDictionary())
+
+
 async def append_async(game_pk: int, from_version: int, events: Sequence[NewEvent],
                        stgn: str | None) -> bool:
-    """``append`` from an event loop, on this loop's own connection (reopened when broken).
+    """``append`` from an event loop, on this loop's own connection (reopened when broken),
+    grouped with the steps of other games that arrive while a write is in flight.
 
-    Raises psycopg's errors, having written nothing; the caller then takes the locked path,
-    which answers a duplicate ``seq`` and retries a lost connection on its own.
+    True when stored, False when the game had moved or ended. Raises psycopg's errors, having
+    written nothing of this step; the caller then takes the locked path, which answers a
+    duplicate ``seq`` and retries a lost connection on its own. A caller cancelled while its
+    step waits is not written; once its statement is sent, the step is stored or not as the
+    statement goes.
     """
-    conn = await _async_connection()
-    sql = _sql(len(events), stgn is not None)
-    async with conn.cursor() as cur:  # psycopg runs one statement at a time per connection
-        await cur.execute(sql, _params(game_pk, from_version, events, stgn))
-        return len(await cur.fetchall()) == len(events)
+    loop = asyncio.get_running_loop()
+    writer = _writers.get(loop)
+    if writer is None:
+        writer = _writers[loop] = _Writer()
+    future: asyncio.Future[bool] = loop.create_future()
+    writer.submit(_Step(game_pk, from_version, events, stgn, future))
+    return await future
 
 
 async def close_async() -> None:
-    """Close this loop's connection (tests; a process's is closed with it)."""
-    conn = _async.pop(asyncio.get_running_loop(), None)
+    """Close this loop's connection, after any write in flight (tests; a process's is closed
+    with it)."""
+    loop = asyncio.get_running_loop()
+    writer = _writers.pop(loop, None)
+    if writer is not None and writer.task is not None:
+        await asyncio.wait([writer.task])
+    conn = _async.pop(loop, None)
     if conn is not None:
         await conn.close()
