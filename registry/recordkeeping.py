@@ -10,7 +10,9 @@ records core's; this module only supplies the site's settings.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
@@ -57,19 +59,27 @@ def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tu
     return yamlio.dump_yaml(doc), doc["tail"]["hash"]
 
 
-def session_entry(*, game_entry_text: str, place: str, start: int, turns: list[str],
-                  board: dict[str, list[str]], arbiter: list[dict]) -> tuple[str, str]:
-    """The signed STSE of the game's one sitting (book 6.5.2.2, R31, R34): (YAML, hash).
+def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turns: list[str],
+                  board: dict[str, list[str]], arbiter: list[dict]
+                  ) -> tuple[str, str, dict[str, Any]]:
+    """The signed STSE of the game's one sitting (book 6.5.2.2, R31, R34): (YAML, hash, the
+    sealed document), from the parsed game entry (``read``).
 
-    The records core checks the chain and replays the turns before building it."""
-    entry = yamlio.load_yaml(game_entry_text)
-    doc = builders.next_session_entry(entry, [], place=place, time=start, turns=turns,
+    The records core checks the chain and replays the turns before building it. The document
+    is returned beside its text so that the slip is built from it, not from the text parsed
+    again: the site has just written that text, and reading a long game's YAML back was a
+    large part of the cost of ending a game (BENCHMARKS.md, issue 7)."""
+    doc = builders.next_session_entry(game_entry, [], place=place, time=start, turns=turns,
                                       board=board, arbiter=arbiter)
     doc = builders.seal(doc, body=_signer())
-    return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"]
+    return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc
 
 
-def slip(game_entry_text: str, session_texts: list[str]) -> str:
-    """The STDGS (R35): game entry + sessions + the generated tally."""
-    load = yamlio.load_yaml
-    return slips.slip_yaml(load(game_entry_text), [load(t) for t in session_texts])
+def read(text: str) -> dict[str, Any]:
+    """A stored record's document (``yamlio.load_yaml``: a ``RecordError`` if it is broken)."""
+    return yamlio.load_yaml(text)
+
+
+def slip(game_entry: Mapping[str, Any], session_entries: list[Mapping[str, Any]]) -> str:
+    """The STDGS (R35): game entry + sessions + the generated tally, from their documents."""
+    return slips.slip_yaml(game_entry, session_entries)
