@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import gc
 import json
 import math
 import multiprocessing as mp
@@ -569,6 +570,7 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
     tasks = [asyncio.create_task(drive(s, plan, window, rng, renew)) for s in slots]
     for (_rate, lo, hi), (total_rate, duration) in zip(plan, job["levels"], strict=True):
         window.lo, window.hi, window.stats = lo, hi, Stats()
+        gc.collect()  # here, in the warm-up, not inside a window (see ``worker``)
         await asyncio.sleep(max(0.0, lo - time.perf_counter()))
         cpu_lo = cpu_seconds(job["pids"])
         await asyncio.sleep(max(0.0, hi - time.perf_counter()))
@@ -593,10 +595,18 @@ async def run_phase(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def worker(job: dict[str, Any]) -> dict[str, Any]:
+    """One load-generator process. Its garbage collector runs only between measurement windows:
+    a full collection of its heap (every socket's state and tallies) stopped it for about
+    100 ms, which delayed every arrival in flight at once and put the pause, not the server,
+    into a window's p99 (BENCHMARKS.md)."""
     from django.db import connections
 
     connections.close_all()  # the parent's connections are not ours
-    return asyncio.run(run_phase(job))
+    gc.disable()
+    try:
+        return asyncio.run(run_phase(job))
+    finally:
+        gc.enable()
 
 
 def run_phase_in_workers(kind: str, slots: list[dict], bases: list[str], levels, clients: int,
