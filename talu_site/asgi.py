@@ -33,3 +33,9 @@ application = ProtocolTypeRouter(
 # (BENCHMARKS.md, issue 7).
 gc.collect()
 gc.freeze()
+# And full collections rarer: each walks every object of the live games and sockets (50-140 ms
+# for 100 games and 400 sockets, every socket of the process waiting), and the default let one
+# run after every ten young-generation rounds once a quarter more objects had survived, which a
+# burst of connections did within seconds. One in a hundred rounds: a third as many pauses in a
+# measured run, the young generations (a few ms each) unchanged (BENCHMARKS.md, issue 7).
+gc.set_threshold(700, 10, 100)
