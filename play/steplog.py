@@ -25,7 +25,7 @@ another was being written waited for the connection anyway. So the steps of one 
 one writer (``_Writer``): a step that finds no write in flight is sent at once (no timer, no
 added latency when idle); steps that arrive while one is in flight are written together, as ONE
 statement, as soon as the connection is free (up to ``BATCH_MAX``). Batches therefore form only
-under load. The statement (``SQL``) is the same text whatever the batch size, the steps passed
+under load. The statement (``_sql``) is the same text whatever the batch size, the steps passed
 as arrays and unpacked with ``unnest``, so PostgreSQL prepares and plans it once per connection.
 It bumps every game still live at its step's version and inserts the events of exactly those
 games; each game's step is stored whole or not at all, and a batch is still one transaction: if
@@ -299,9 +299,11 @@ async def append_async(game_pk: int, from_version: int, events: Sequence[NewEven
     """``append`` from an event loop, on this loop's own connection (reopened when broken),
     grouped with the steps of other games that arrive while a write is in flight.
 
-    True when stored, False when the game had moved or ended. Raises psycopg's errors, having
-    written nothing of this step; the caller then takes the locked path, which answers a
-    duplicate ``seq`` and retries a lost connection on its own. A caller cancelled while its
+    True when stored, False when the game had moved or ended. Raises psycopg's errors; the
+    caller then takes the locked path, which answers a duplicate ``seq`` and retries a lost
+    connection on its own. Nothing of this step was written then, except when the connection
+    was lost (or the writer cancelled) after the statement was sent: the step may have been
+    stored, and the locked path finds it by its ``seq``. A caller cancelled while its
     step waits is not written; once its statement is sent, the step is stored or not as the
     statement goes.
     """
