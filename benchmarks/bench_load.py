@@ -303,7 +303,7 @@ class GameSlot:
         self.sockets, self.deliveries, self.sent_at, self.ack_at = [], [], {}, {}
         for k, cookie in enumerate(self.spec["cookies"]):
             base = self.bases[(self.spec["index"] + k) % len(self.bases)]
-            ws = await open_socket(base, f"/ws/game/{self.uuid}/", cookie)
+            ws = await open_socket(base, f"/ws/game/{self.uuid}/?ack=inline", cookie)
             first = None
             while first is None:
                 msg = orjson.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))

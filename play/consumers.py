@@ -175,6 +175,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.side = side
         self.joined = True
+        # Clients that read an ack inside the update of their step ask for it (docs/protocol.md):
+        # a page loaded before this release, or any other client, gets the ack on its own.
+        self.inline_ack = _query(self.scope, "ack") == "inline"
         await self._layer(self.channel_layer.group_add, group_name(self.game_id),
                           self.channel_name)
         await self.accept()
@@ -318,8 +321,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
             seq=seq)
         update = result.update()
-        if update is None:  # refused, or a resent step already applied: the reply alone
+        if update is None or not self.inline_ack:
+            # Refused, or a resent step already applied; or a client that wants its ack alone.
             await self.send_json(result.reply())
+        if update is None:
             return
         # Encoded once for every socket of the game: the layer carries the text and the
         # version range, and a receiver decodes it only to trim what it already has; the
@@ -327,9 +332,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         event = {"type": "game.update", "from_version": update["from_version"],
                  "version": update["version"], "text": _encode(update),
                  "events": update["events"]}
-        # To this client at once, its ack inside (one frame, not two: docs/protocol.md), then
+        # To this client at once (with its ack inside, when it asked: one frame, not two), then
         # to everyone; this consumer will drop its own copy as already sent.
-        await self._deliver(event, ack={"seq": result.seq, "version": result.version})
+        ack = {"seq": result.seq, "version": result.version} if self.inline_ack else None
+        await self._deliver(event, ack=ack)
         await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 
     async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:
@@ -390,8 +396,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         update is still in its queue when its own step is applied); only a gap that stays
         open is filled from the database.
 
-        ``ack`` (the sender's own step) rides inside the update when the update goes now; when
-        it cannot, the ack goes alone at once, so a sender is never kept waiting for it."""
+        ``ack`` (the sender's own step, for a client that asked for it inline) rides inside the
+        update when the update goes now; when it cannot (the update must wait for one before
+        it, or a sync already gave the client this version), the ack goes alone, so it is never
+        held back with a waiting update."""
         if ack is not None and not event["from_version"] <= self.sent_version < event["version"]:
             await self.send_json({"type": "ack", **ack})
             ack = None
@@ -493,14 +501,20 @@ def _with_member(text: str, key: str, value: Any) -> str:
     return f"{text[:-1]},{_encode(key)}:{_encode(value)}}}"
 
 
+def _query(scope: dict[str, Any], name: str) -> str | None:
+    """The last ``name=`` of the socket URL's query string, if any."""
+    raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return raw[-1] if raw else None
+
+
 def _query_last_version(scope: dict[str, Any]) -> int | None:
     """``?last_version=N`` of a reconnecting client: its first update then holds what it
     missed (no race with steps broadcast between the handshake and a ``hello``)."""
-    raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("last_version")
-    if not raw:
+    raw = _query(scope, "last_version")
+    if raw is None:
         return None
     try:
-        value = int(raw[-1])
+        value = int(raw)
     except ValueError:
         return None
     return value if value >= 0 else None

@@ -227,8 +227,9 @@
   // same instant; the URL names our last version, so the first update fills what we missed.
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    var url = proto + location.host + root.dataset.ws;
-    if (st.version >= 0) url += "?last_version=" + st.version;
+    // ack=inline: our step's ack comes inside the update that carries it (docs/protocol.md).
+    var url = proto + location.host + root.dataset.ws + "?ack=inline";
+    if (st.version >= 0) url += "&last_version=" + st.version;
     var ws = new WebSocket(url);
     st.ws = ws;
     setConn("connecting…");

@@ -89,6 +89,7 @@ class GameClient:
             if self.version is not None:
                 url += f"?last_version={self.version}"
             headers = {"Origin": f"http://127.0.0.1:{self.via}", "Cookie": self.cookie}
+        url += ("&" if "?" in url else "?") + "ack=inline"  # acks inside updates, as board.js
         async with websockets.connect(url, additional_headers=headers, open_timeout=30,
                                       max_size=2**22) as ws:
             self._ws = ws

@@ -63,6 +63,6 @@ def test_board_reconnects_and_catches_up(cluster, browser):
                                timeout=60000)
         expect(page.locator("#conn")).to_have_text("live", timeout=30000)
     assert page.evaluate("window.__sameDocument") is True, "the page was not reloaded"
-    assert sockets[-1].endswith("?last_version=1"), sockets
+    assert sockets[-1].endswith("?ack=inline&last_version=1"), sockets
     assert version() == "2"
     ctx.close()

@@ -1,7 +1,9 @@
-"""The sender of an applied step hears of it in one frame: the update that carries the step,
-with an ``ack`` member (docs/protocol.md). Everyone else gets that update without it; a step
-that changes nothing (a resent one) and an update that cannot go at once are acknowledged by
-a separate ``ack`` first.
+"""A client that asks for it (``?ack=inline``, as the browser board does) hears of its own
+applied step in one frame: the update that carries the step, with an ``ack`` member
+(docs/protocol.md). Everyone else gets that update without it; a step that changes nothing (a
+resent one) and an update that cannot go at once are acknowledged by a separate ``ack`` first.
+A client that does not ask (a page loaded before this release) gets the ack alone, before the
+update, as always.
 
 One frame fewer per step for the server to write and the sender to read (BENCHMARKS.md,
 issue 7); these tests read raw frames, not ``wsutil.receive``, which hides the difference.
@@ -88,6 +90,20 @@ async def test_an_update_that_must_wait_is_preceded_by_a_separate_ack(game, play
     assert (update["from_version"], update["version"]) == (0, 2)
     assert [e["text"] for e in update["events"]] == ["A2-A3", "A3-A4"]
     await comm.disconnect()
+
+
+async def test_a_client_that_does_not_ask_gets_the_ack_alone_first(game, players, cookies):
+    alice, bob = players[0], players[1]
+    mine, _, _ = await connect(game, await database_sync_to_async(cookies)(alice), query="")
+    theirs, _, _ = await connect(game, await database_sync_to_async(cookies)(bob))
+    await mine.send_json_to(step("A2", "A3", 0, "old-client"))
+    assert await _next(mine) == {"type": "ack", "seq": "old-client", "version": 1}
+    update = await _next(mine)
+    assert update["type"] == "update" and "ack" not in update and update["version"] == 1
+    assert await _nothing_more(mine)
+    assert await _next(theirs) == update
+    for comm in (mine, theirs):
+        await comm.disconnect()
 
 
 @pytest.mark.django_db(transaction=False)

@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 
 from play import consumers, services
 from play.models import Watcher
-from tests.site.wsutil import connect, receive
+from tests.site.wsutil import connect, nothing_pending, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -75,5 +75,5 @@ async def test_a_gap_that_stays_open_is_filled_from_the_database(game, players, 
     assert (update["from_version"], update["version"]) == (0, 2)
     assert [e["text"] for e in update["events"]] == ["A2-A3", "A3-A4"]
     assert update["state"]["open_turn"]["text"] == "A2-A3-A4"
-    assert await comm.receive_nothing(timeout=0.5)  # and nothing twice
+    assert await comm.receive_nothing(timeout=0.5) and nothing_pending(comm)  # nothing twice
     await comm.disconnect()

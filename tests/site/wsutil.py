@@ -13,12 +13,15 @@ def application():
     return app
 
 
-async def connect(game, cookie: bytes = b"", origin: bytes = b"http://testserver"):
-    """Open a socket on ``game`` and read the welcome and the first full state."""
+async def connect(game, cookie: bytes = b"", origin: bytes = b"http://testserver",
+                  query: str = "ack=inline"):
+    """Open a socket on ``game`` and read the welcome and the first full state. Like the
+    browser board, it asks for acks inside updates (``query``; "" for the other form)."""
     headers = [(b"origin", origin), (b"host", b"testserver")]
     if cookie:
         headers.append((b"cookie", cookie))
-    comm = WebsocketCommunicator(application(), f"/ws/game/{game.uuid}/", headers=headers)
+    path = f"/ws/game/{game.uuid}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(application(), path, headers=headers)
     connected, _ = await comm.connect(timeout=TIMEOUT)
     assert connected
     welcome = await comm.receive_json_from(timeout=TIMEOUT)
@@ -34,7 +37,9 @@ async def receive(comm, *types: str, timeout: float = TIMEOUT, skipped: list | N
     The update that carries a sender's own step carries its ack (an ``ack`` member,
     docs/protocol.md): asked for an ``ack``, that update answers as the ack it carries and is
     then still there, without it, for the next ask (as a separate ack and update would be).
-    ``test_ws_ack_in_update.py`` checks the frames themselves."""
+    ``test_ws_ack_in_update.py`` checks the frames themselves. That update is kept on ``comm``
+    (``talu_pending``), where ``comm.receive_nothing`` does not look: after ``receive``, ask
+    ``nothing_pending(comm)`` too."""
     pending = comm.__dict__.setdefault("talu_pending", [])
     while True:
         msg = pending.pop(0) if pending else await comm.receive_json_from(timeout=timeout)
@@ -46,6 +51,11 @@ async def receive(comm, *types: str, timeout: float = TIMEOUT, skipped: list | N
         assert msg["type"] in ("spectators", "update", "welcome"), msg
         if skipped is not None:
             skipped.append(msg)
+
+
+def nothing_pending(comm) -> bool:
+    """True when ``receive`` holds back no message of ``comm``."""
+    return not comm.__dict__.get("talu_pending")
 
 
 def step(frm: str, to: str, version: int, seq: str, kind: str = "move") -> dict:
