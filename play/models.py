@@ -90,10 +90,7 @@ class GameEvent(models.Model):
 
     STEP, DECIDE, WARN = "step", "decide", "warn"
 
-    # No index of its own: the unique (game, version) index starts with it and serves every
-    # lookup by game, and each stored step paid for a second index entry (BENCHMARKS.md).
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events",
-                             db_index=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     kind = models.CharField(max_length=8)
     side = models.CharField(max_length=1, blank=True)  # who sent it ("" for the arbiter)
