@@ -325,6 +325,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             # Refused, or a resent step already applied; or a client that wants its ack alone.
             await self.send_json(result.reply())
         if update is None:
+            if result.code == "duplicate" and result.version > self.sent_version:
+                await self._announce_stored()
             return
         # Encoded once for every socket of the game: the layer carries the text and the
         # version range, and a receiver decodes it only to trim what it already has; the
@@ -336,6 +338,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         # to everyone; this consumer will drop its own copy as already sent.
         ack = {"seq": result.seq, "version": result.version} if self.inline_ack else None
         await self._deliver(event, ack=ack)
+        await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
+
+    async def _announce_stored(self) -> None:
+        """Send everyone what the database holds beyond what this socket was given.
+
+        For a resent step found already stored that this socket has not seen: its update may
+        never have gone out (the connection to the database was lost after a one-statement
+        write had committed, so the step was answered as a resend), and without this nobody
+        would see it before the next heartbeat's catch-up. Sockets that have it drop it."""
+        data = await in_db_pool(services.sync)(self.game_id, self.sent_version)
+        if data is None or not data["events"]:
+            return
+        event = {"type": "game.update", "from_version": data["from_version"],
+                 "version": data["version"], "text": _encode(data), "events": data["events"]}
+        await self._deliver(event)
         await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 
     async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:

@@ -16,7 +16,8 @@ from tests.site.gameplay import FORFEIT_BY_I, play_line
 pytestmark = pytest.mark.django_db
 
 
-def test_the_slip_is_the_one_made_from_the_stored_files(make_user):
+def test_the_slip_is_the_one_made_from_the_stored_files(make_user, settings):
+    settings.TALU_PLACE = "Győr — Ünnepi csarnok"  # in the session entry, taken from memory
     zoe, bob = make_user("zoë-ó"), make_user("bob")  # a name YAML must keep as written
     game = services.start_game(zoe, bob, variant="standard", rated=True)
     play_line(game, FORFEIT_BY_I)
@@ -26,4 +27,5 @@ def test_the_slip_is_the_one_made_from_the_stored_files(make_user):
                             generated_at=stored["tally"]["generated"]["at"],
                             generated_by=stored["tally"]["generated"]["by"])
     assert texts["STDGS"] == again
-    assert "zoë-ó" in texts["STGE"] and stored["tally"]["player_O"]["F.a"] == 4
+    assert "zoë-ó" in texts["STGE"] and "Győr — Ünnepi csarnok" in texts["STSE"]
+    assert stored["tally"]["player_O"]["F.a"] == 4

@@ -55,3 +55,42 @@ async def test_usual_steps_skip_the_pool_thread_on_postgresql(game, players, coo
         assert locked == ["s2"]  # only the resent message needed the locked path
     else:
         assert locked == ["s1", "s2", "s3", "s2"]
+
+
+async def test_a_step_stored_as_the_connection_broke_is_announced(game, players, cookies,
+                                                                   monkeypatch):
+    """The one-statement write commits, then its connection breaks before the answer: the
+    locked path finds the step stored and acknowledges it as a resend, and its update still
+    reaches the sender and the opponent at once (not at the next heartbeat)."""
+    import psycopg
+
+    alice, bob, _ = players
+    real_append = steplog.append_async
+
+    async def committed_then_lost(*args):
+        assert await real_append(*args)
+        raise psycopg.OperationalError("the connection was lost")
+
+    a, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
+    b, _, _ = await connect(game, await database_sync_to_async(cookies)(bob))
+    try:
+        await a.send_json_to(step("A2", "A3", 0, "s1"))
+        assert (await receive(a, "ack"))["version"] == 1
+        assert (await receive(a, "update"))["version"] == 1
+        assert (await receive(b, "update"))["version"] == 1
+        monkeypatch.setattr(steplog, "append_async", committed_then_lost)
+        await a.send_json_to(step("A3", "A4", 1, "s2"))
+        ack = await receive(a, "ack", "rejected")
+        mine, theirs = await receive(a, "update"), await receive(b, "update")
+    finally:
+        for comm in (a, b):
+            await comm.disconnect()
+        if steplog.available():
+            await steplog.close_async()
+    assert [e["text"] for e in mine["events"]] == ["A3-A4"] and mine["version"] == 2
+    assert [e["text"] for e in theirs["events"]] == ["A3-A4"] and theirs["version"] == 2
+    if steplog.available():
+        assert ack == {"type": "ack", "seq": "s2", "version": 2, "duplicate": True}
+    else:  # SQLite: no one-statement write to break; the locked path applies it
+        assert ack == {"type": "ack", "seq": "s2", "version": 2}
+    assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 2
