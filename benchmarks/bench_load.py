@@ -1,6 +1,6 @@
 """Live play under load (issue 7): the game stack next to a bare broadcast relay, one run.
 
-    .venv/bin/python benchmarks/bench_load.py                 # the recorded figures (~8 min)
+    .venv/bin/python benchmarks/bench_load.py                 # the recorded figures (~10 min)
     .venv/bin/python benchmarks/bench_load.py --quick         # a smoke run (~2 min)
     .venv/bin/python benchmarks/bench_load.py --json out.json # the raw figures as well
 
