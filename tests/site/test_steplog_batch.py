@@ -80,6 +80,15 @@ class Spy:
         return gate
 
 
+async def _in_flight(spy, game) -> tuple[asyncio.Event, asyncio.Task]:
+    """``game``'s first step, its statement held in flight by ``spy`` (set the returned gate
+    to let it finish), so that the steps sent next queue behind it."""
+    gate = spy.hold()
+    first = asyncio.create_task(steplog.append_async(game.pk, 0, [_step(1, "a")], None))
+    await spy.entered.wait()
+    return gate, first
+
+
 async def _yield(times: int = 5) -> None:
     """Let the loop run ``times`` rounds, timers not included."""
     for _ in range(times):
@@ -130,9 +139,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         await database_sync_to_async(Game.objects.filter(pk=g[2].pk).update)(stgn="before")
         before = [await _stored(x) for x in g]
 
-        gate = spy.hold()
-        first = asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))
-        await spy.entered.wait()  # g[0]'s statement is in flight; these queue behind it
+        gate, first = await _in_flight(spy, g[0])  # these queue behind g[0]'s statement
         two_events = [_step(1, "c"), NewEvent(2, GameEvent.WARN, "", {"side": "I"}, "warn",
                                               None)]
         rest = [asyncio.create_task(steplog.append_async(*args)) for args in (
@@ -163,9 +170,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         g = await database_sync_to_async(_games)(4, *players[:2])
         assert await database_sync_to_async(steplog.append)(g[1].pk, 0, [_step(1, "a")], None)
 
-        gate = spy.hold()
-        first = asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))
-        await spy.entered.wait()
+        gate, first = await _in_flight(spy, g[0])
         resent = asyncio.create_task(  # at the right version, but "a" is already stored
             steplog.append_async(g[1].pk, 1, [_step(2, "a", "A3-A4")], None))
         others = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "b")], None))
@@ -188,9 +193,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     @pytest.mark.asyncio
     async def test_two_steps_of_one_game_are_never_in_one_statement(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
-        gate = spy.hold()
-        first = asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))
-        await spy.entered.wait()
+        gate, first = await _in_flight(spy, g[0])
         rest = [asyncio.create_task(steplog.append_async(*args)) for args in (
             (g[1].pk, 0, [_step(1, "a")], None),
             (g[1].pk, 1, [_step(2, "b", "A3-A4")], None),  # after the one above
@@ -206,9 +209,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     @pytest.mark.asyncio
     async def test_cancelled_callers_break_neither_the_writer_nor_the_others(players, spy):
         g = await database_sync_to_async(_games)(4, *players[:2])
-        gate = spy.hold()
-        first = asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))
-        await spy.entered.wait()
+        gate, first = await _in_flight(spy, g[0])
         rest = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "a")], None))
                 for x in g[1:]]
         await _yield()
@@ -231,9 +232,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     async def test_a_batch_on_a_lost_connection_is_written_alone_on_a_new_one(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
         old = steplog._async[asyncio.get_running_loop()]
-        gate = spy.hold()
-        first = asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))
-        await spy.entered.wait()
+        gate, first = await _in_flight(spy, g[0])
         rest = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "a")], None))
                 for x in g[1:]]
         await _yield()
