@@ -50,3 +50,13 @@ def _release_the_postgresql_test_database(request):
         cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()")
     connection.close()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Stop the gpg-agent that signing started in a test session's throw-away keyring (the
+    site, API and registry conftests make one per session): each run left one running."""
+    keyring = os.environ.get("TALU_KEYRING", "")
+    if Path(keyring).name.startswith("talu-test-keyring-"):
+        from registry.records import keys
+
+        keys.stop_agent(keyring)
