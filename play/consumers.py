@@ -328,15 +328,20 @@ class GameConsumer(AsyncWebsocketConsumer):
             if result.code == "duplicate" and result.version > self.sent_version:
                 await self._announce_stored()
             return
-        # Encoded once for every socket of the game: the layer carries the text and the
-        # version range, and a receiver decodes it only to trim what it already has; the
-        # events ride beside it for the other processes' engines (``game_update``).
+        # With its ack inside, for a client that asked: one frame, not two.
+        await self._broadcast(update, ack={"seq": result.seq, "version": result.version}
+                              if self.inline_ack else None)
+
+    async def _broadcast(self, update: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
+        """``update`` to this client at once (``ack`` inside when given), then to everyone on
+        the game; this consumer will drop its own copy as already sent.
+
+        Encoded once for every socket of the game: the layer carries the text and the version
+        range, and a receiver decodes it only to trim what it already has; the events ride
+        beside it for the other processes' engines (``game_update``)."""
         event = {"type": "game.update", "from_version": update["from_version"],
                  "version": update["version"], "text": _encode(update),
                  "events": update["events"]}
-        # To this client at once (with its ack inside, when it asked: one frame, not two), then
-        # to everyone; this consumer will drop its own copy as already sent.
-        ack = {"seq": result.seq, "version": result.version} if self.inline_ack else None
         await self._deliver(event, ack=ack)
         await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 
@@ -348,12 +353,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         write had committed, so the step was answered as a resend), and without this nobody
         would see it before the next heartbeat's catch-up. Sockets that have it drop it."""
         data = await in_db_pool(services.sync)(self.game_id, self.sent_version)
-        if data is None or not data["events"]:
-            return
-        event = {"type": "game.update", "from_version": data["from_version"],
-                 "version": data["version"], "text": _encode(data), "events": data["events"]}
-        await self._deliver(event)
-        await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
+        if data is not None and data["events"]:
+            await self._broadcast(data)
 
     async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:
         """The usual step without a pool thread: played on this process's engine of the game
