@@ -4,6 +4,7 @@ without it)."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -54,9 +55,11 @@ def _release_the_postgresql_test_database(request):
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     """Stop the gpg-agent that signing started in a test session's throw-away keyring (the
-    site, API and registry conftests make one per session): each run left one running."""
+    site, API and registry conftests make one per session, ``tests/stack.py`` one per child
+    run, all under the temporary directory): each run left one running. A keyring elsewhere
+    (a developer's own) is left alone."""
     keyring = os.environ.get("TALU_KEYRING", "")
-    if Path(keyring).name.startswith("talu-test-keyring-"):
+    if keyring and Path(keyring).resolve().is_relative_to(Path(tempfile.gettempdir()).resolve()):
         from registry.records import keys
 
         keys.stop_agent(keyring)
