@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from registry.records import keys
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
@@ -63,6 +65,7 @@ def site(tmp_path_factory):
     proc.terminate()
     proc.wait(timeout=10)
     log.close()
+    keys.stop_agent(keyring)  # the server's signing started one
     text = (tmp / "daphne.log").read_text()
     assert "Traceback" not in text, text[-4000:]
 
