@@ -111,6 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     sent_version: int = -1  # the last version this client has been given
     counted: bool = False  # holds one of this process's socket slots
     joined: bool = False
+    game_pk: int = 0
 
     @property
     def role(self) -> str:
@@ -156,44 +157,46 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         _open_sockets += 1
         self.counted = True
+        # The group first: a step stored after ``open_socket`` reads the game then still
+        # reaches this socket; it waits in the socket's queue until connect is done, and is
+        # sent after the first update or dropped as already covered by it.
+        group = group_name(self.game_id)
+        await self._layer(self.channel_layer.group_add, group, self.channel_name)
         try:
-            game, side, count = await database_sync_to_async(services.join)(
-                self.game_id, self.channel_name, self.user, conf.SERVER_ID)
+            opened = await database_sync_to_async(services.open_socket)(
+                self.game_id, self.channel_name, self.user, conf.SERVER_ID,
+                _query_last_version(self.scope))
         except Exception:
             log.exception("websocket join failed")
+            await self._layer(self.channel_layer.group_discard, group, self.channel_name)
             await self.accept()
             await self.send_json({"type": "error", "code": "busy",
                                   "message": "the server cannot reach its database; "
                                              "reconnect in a moment"})
             await self.close(code=TRY_AGAIN_LATER)
             return
-        if game is None:
+        if opened is None:
+            await self._layer(self.channel_layer.group_discard, group, self.channel_name)
             await self.accept()
             await self.send_json({"type": "error", "code": "not_found",
                                   "message": "there is no such game"})
             await self.close(code=4404)
             return
-        self.side = side
+        self.side = opened.side
+        self.game_pk = opened.game_pk
         self.joined = True
         # Clients that read an ack inside the update of their step ask for it (docs/protocol.md):
         # a page loaded before this release, or any other client, gets the ack on its own.
         self.inline_ack = _query(self.scope, "ack") == "inline"
-        await self._layer(self.channel_layer.group_add, group_name(self.game_id),
-                          self.channel_name)
         await self.accept()
-        await self.send_json({"type": "welcome", "role": "player" if side else "spectator",
-                              "side": side, "spectators": count,
+        await self.send_json({"type": "welcome", "role": self.role, "side": self.side,
+                              "spectators": opened.spectators,
                               "max_message": settings.TALU_WS_MAX_MESSAGE})
-        self.count_sent = count
-        try:
-            await self._send_sync(_query_last_version(self.scope))
-        except Exception:  # the database went away between join and sync
-            log.exception("websocket first sync failed")
-            await self.error("busy", "the server cannot reach its database; reconnect in a "
-                                     "moment")
-            await self.close(code=TRY_AGAIN_LATER)
-            return
-        await self._announce(count)
+        self.count_sent = opened.spectators
+        async with self.lock:
+            await self._send_synced(opened.update)
+        if self.side is None:  # a player's arrival changes no spectator count
+            await self._announce(opened.spectators)
         _beating[self.channel_name] = self
         _ensure_heartbeat()
 
@@ -212,11 +215,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._layer(self.channel_layer.group_discard, group_name(self.game_id),
                           self.channel_name)
         try:
-            game, count = await database_sync_to_async(services.leave)(self.channel_name)
+            count = await database_sync_to_async(services.leave)(
+                self.channel_name, self.game_pk, self.side is None)
         except Exception:
             log.exception("websocket leave failed")  # the row goes stale and is ignored
             return
-        if game is not None:
+        if count is not None:
             await self._announce(count)
 
     async def _announce(self, count: int) -> None:
@@ -479,6 +483,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if data is None:
             await self.error("not_found", "there is no such game")
             return
+        await self._send_synced(data)
+
+    async def _send_synced(self, data: dict[str, Any]) -> None:
+        """Send an update read from the database (with ``lock`` held), then what waited."""
         self.sent_version = data["version"]
         await self.send_json(data)
         await self._drain_waiting()

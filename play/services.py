@@ -617,6 +617,10 @@ def sync(game_uuid, last_version: int | None = None) -> dict[str, Any] | None:
     game = Game.objects.filter(uuid=game_uuid).select_related("player_i", "player_o").first()
     if game is None:
         return None
+    return _update_for(game, last_version)
+
+
+def _update_for(game: Game, last_version: int | None) -> dict[str, Any]:
     if last_version is None or last_version < 0 or last_version > game.version:
         from_version = game.version
         events: list[dict[str, Any]] = []
@@ -644,19 +648,53 @@ def _stale_cutoff():
     return timezone.now() - timedelta(seconds=conf.stale_after())
 
 
+@dataclass
+class Opened:
+    """What a socket that just opened needs: its game, side and spectator count, and the
+    first update (``sync``) to send it."""
+
+    game_pk: int
+    side: str | None
+    spectators: int
+    update: dict[str, Any]
+
+
+def open_socket(game_uuid, channel_name: str, user, server: str = "",
+                last_version: int | None = None) -> Opened | None:
+    """``join`` and the first ``sync`` of a new socket, one database trip from the event loop
+    and the game read once (a game's end replaces four sockets; opening one was about ten
+    milliseconds of a server's CPU, BENCHMARKS.md, issue 7). None: there is no such game.
+
+    The caller joins the socket's group first, so that a step stored after this read still
+    reaches it (it waits in the socket's queue until this update is sent)."""
+    try:  # not ``first()``: its ORDER BY was a third of compiling the query
+        game = Game.objects.select_related("player_i", "player_o").get(uuid=game_uuid)
+    except Game.DoesNotExist:
+        return None
+    side, count = _register(game, channel_name, user, server)
+    return Opened(game.pk, side, count, _update_for(game, last_version))
+
+
 def join(game_uuid, channel_name: str, user, server: str = "") -> tuple[Game | None, str | None,
                                                                           int]:
     """Register an open socket; returns (game, the user's side or None, spectator count)."""
     game = Game.objects.filter(uuid=game_uuid).first()
     if game is None:
         return None, None, 0
+    side, count = _register(game, channel_name, user, server)
+    return game, side, count
+
+
+def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | None, int]:
+    """The socket's presence row (one upsert), the game's stale rows swept, the count."""
     side = game.side_of(user)
-    Watcher.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"game": game, "role": "player" if side else "spectator", "server": server,
-                  "seen": timezone.now()})
+    Watcher.objects.bulk_create(
+        [Watcher(channel_name=channel_name, game=game, role="player" if side else "spectator",
+                 server=server, seen=timezone.now())],
+        update_conflicts=True, unique_fields=["channel_name"],
+        update_fields=["game", "role", "server", "seen"])
     Watcher.objects.filter(game=game, seen__lt=_stale_cutoff()).delete()
-    return game, side, spectator_count(game)
+    return side, spectator_count(game.pk)
 
 
 _IN_CHUNK = 500  # names per IN (...) list: SQLite allows 999 parameters in one statement
@@ -699,19 +737,18 @@ def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[i
         for game in {w.game_id for w in lost}:
             uuid = next(u for u, (pk, _, _) in games.items() if pk == game)
             pk, version, _ = games[uuid]
-            games[uuid] = (pk, version, spectator_count(Game(pk=pk)))
+            games[uuid] = (pk, version, spectator_count(pk))
     return {u: (version, count) for u, (_, version, count) in games.items()}
 
 
-def leave(channel_name: str) -> tuple[Game | None, int]:
-    w = Watcher.objects.filter(channel_name=channel_name).select_related("game").first()
-    if w is None:
-        return None, 0
-    game = w.game
-    w.delete()
-    return game, spectator_count(game)
+def leave(channel_name: str, game_pk: int, spectator: bool) -> int | None:
+    """Unregister a closed socket of game ``game_pk``: the game's new spectator count when a
+    spectator left, None when a player did (the count is unchanged, nobody need be told)."""
+    Watcher.objects.filter(channel_name=channel_name).delete()
+    return spectator_count(game_pk) if spectator else None
 
 
-def spectator_count(game: Game) -> int:
-    """Spectators with a live socket on ``game``, on any process."""
-    return Watcher.objects.filter(game=game, role="spectator", seen__gte=_stale_cutoff()).count()
+def spectator_count(game_pk: int) -> int:
+    """Spectators with a live socket on game ``game_pk``, on any process."""
+    return Watcher.objects.filter(game_id=game_pk, role="spectator",
+                                  seen__gte=_stale_cutoff()).count()
