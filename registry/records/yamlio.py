@@ -57,8 +57,8 @@ def needs_quotes(text: str) -> bool:
     return resolved != "tag:yaml.org,2002:str"
 
 
-class RecordDumper(yaml.SafeDumper):
-    """SafeDumper that quotes retypable strings and never writes aliases."""
+class _RecordQuoting:
+    """Quotes retypable strings and never writes aliases (mixed into a safe dumper)."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
@@ -69,14 +69,32 @@ class RecordDumper(yaml.SafeDumper):
         return self.represent_scalar("tag:yaml.org,2002:str", data)
 
 
+class RecordDumper(_RecordQuoting, yaml.SafeDumper):
+    """SafeDumper that quotes retypable strings and never writes aliases."""
+
+
 RecordDumper.add_representer(str, RecordDumper.represent_str)
+
+# The same representer on libyaml's emitter, when PyYAML was built with it (its wheels are):
+# six times faster, and writing a long game's session entry and slip was a large part of the
+# cost of ending a game (BENCHMARKS.md, issue 7). It writes the same text as the Python emitter,
+# except that it escapes a few characters the other writes raw (those outside the Basic
+# Multilingual Plane, NEL, ...) in double quotes; both read back as the same string.
+if hasattr(yaml, "CSafeDumper"):
+
+    class FastRecordDumper(_RecordQuoting, yaml.CSafeDumper):
+        """``RecordDumper`` on libyaml's emitter."""
+
+    FastRecordDumper.add_representer(str, FastRecordDumper.represent_str)
+else:  # pragma: no cover - PyYAML without libyaml
+    FastRecordDumper = RecordDumper  # type: ignore[misc,assignment]
 
 
 def dump_yaml(doc: Any) -> str:
     """The record's YAML text: book key order, UTF-8 friendly, safe types, ends with a newline."""
     return yaml.dump(
         doc,
-        Dumper=RecordDumper,
+        Dumper=FastRecordDumper,
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,

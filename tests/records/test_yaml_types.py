@@ -133,3 +133,26 @@ def test_loader_rejects_what_records_never_need(text, fragment):
 def test_loader_rejects_bytes_that_are_not_utf8():
     with pytest.raises(RecordError, match="not UTF-8"):
         load_yaml(b"a: \xff\n")
+
+
+ODD = ["emoji \U0001F600", "nel\x85here", "line\u2028sep", "bell\x07", "nbsp\u00a0x", "tab\tx",
+       "two\nlines", " lead", "trail ", "'single'", '"double"', "漢字"]
+
+
+@pytest.mark.parametrize("value", TRICKY + ODD)
+def test_libyaml_and_python_emitters_write_records_that_read_back_the_same(value):
+    """``dump_yaml`` writes with libyaml's emitter (fast); what it writes must read back as
+    exactly the document, and for everything but the few characters it escapes (``ODD``) be the
+    very text the Python emitter writes."""
+    from registry.records.yamlio import FastRecordDumper, RecordDumper
+
+    doc = {"meta": {"format_version": "1.0.0"}, "value": value, value or "k": [value, 17],
+           "nested": [{"turn": value, "n": 1708442000}]}
+    opts = dict(sort_keys=False, default_flow_style=False, allow_unicode=True,
+                width=2**31 - 1, indent=2)
+    fast = yaml.dump(doc, Dumper=FastRecordDumper, **opts)
+    assert FastRecordDumper is not RecordDumper  # PyYAML's wheels carry libyaml
+    assert fast == dump_yaml(doc)
+    assert load_yaml(fast) == doc
+    if value in TRICKY:
+        assert fast == yaml.dump(doc, Dumper=RecordDumper, **opts)
