@@ -26,7 +26,8 @@ one writer (``_Writer``): a step that finds no write in flight is sent at once (
 added latency when idle); steps that arrive while one is in flight are written together, as ONE
 statement, as soon as the connection is free (up to ``BATCH_MAX``). Batches therefore form only
 under load. The statement (``_sql``) is the same text whatever the batch size, the steps passed
-as arrays and unpacked with ``unnest``, so PostgreSQL prepares and plans it once per connection.
+as two JSON documents and unpacked by ``jsonb_to_recordset``, so PostgreSQL prepares and plans
+it once per connection.
 It bumps every game still live at its step's version and inserts the events of exactly those
 games; each game's step is stored whole or not at all, and a batch is still one transaction: if
 it raises (a resent ``seq``, a lost connection), nothing of it was written and each of its steps
@@ -36,7 +37,6 @@ is written again alone, so only the step that really fails raises to its caller.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from collections.abc import Iterable, Sequence
@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import orjson
 import psycopg
 from django.db import connection, connections, transaction
-from psycopg.types.numeric import Int8BinaryDumper, Int8Dumper
 
 from play.models import Game, GameEvent, NewEvent
 
@@ -67,21 +67,25 @@ def available() -> bool:
 @cache
 def _sql() -> str:
     """The one statement, for one step or many. ``moved`` bumps each game still live at its
-    step's old version (``stgn`` NULL: the step ended no turn, the notation stays); ``stored``
-    inserts the events of the games it bumped and no other; the result counts them per game."""
+    step's old version (``stgn`` null: the step ended no turn, the notation stays); ``stored``
+    inserts the events of the games it bumped and no other; the result counts them per game.
+
+    The steps and their events come as two JSON documents, unpacked by
+    ``jsonb_to_recordset``: orjson writes them in microseconds, where psycopg's adaptation of
+    eleven arrays, element by element in Python, was about a twentieth of a loaded server
+    process's time (BENCHMARKS.md, issue 7)."""
     game, event = Game._meta.db_table, GameEvent._meta.db_table
     return (
         f"WITH moved AS ("
         f"UPDATE {game} AS g SET version = s.new, stgn = COALESCE(s.stgn, g.stgn) "
-        f"FROM unnest(%(games)s::bigint[], %(olds)s::integer[], %(news)s::integer[], "
-        f"%(stgns)s::text[]) AS s(id, old, new, stgn) "
+        f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS s(id bigint, old integer, new integer, "
+        f"stgn text) "
         f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s RETURNING g.id), "
         f"stored AS ("
         f"INSERT INTO {event} (game_id, version, kind, side, data, text, seq, created) "
-        f"SELECT e.game_id, e.version, e.kind, e.side, e.data::jsonb, e.text, e.seq, now() "
-        f"FROM unnest(%(ev_games)s::bigint[], %(versions)s::integer[], %(kinds)s::text[], "
-        f"%(sides)s::text[], %(data)s::text[], %(texts)s::text[], %(seqs)s::text[]) "
-        f"AS e(game_id, version, kind, side, data, text, seq) "
+        f"SELECT e.game_id, e.version, e.kind, e.side, e.data, e.text, e.seq, now() "
+        f"FROM jsonb_to_recordset(%(events)s::jsonb) AS e(game_id bigint, version integer, "
+        f"kind text, side text, data jsonb, text text, seq text) "
         f"JOIN moved ON moved.id = e.game_id RETURNING game_id) "
         f"SELECT game_id, count(*) FROM stored GROUP BY game_id"
     )
@@ -92,34 +96,17 @@ StepRow = tuple[int, int, Sequence[NewEvent], str | None]
 
 
 def _params(steps: Iterable[StepRow]) -> dict[str, Any]:
-    """The arrays of ``_sql`` for ``steps`` (at most one per game)."""
-    games: list[int] = []
-    olds: list[int] = []
-    news: list[int] = []
-    stgns: list[str | None] = []
-    ev_games: list[int] = []
-    versions: list[int] = []
-    kinds: list[str] = []
-    sides: list[str] = []
-    data: list[str] = []
-    texts: list[str] = []
-    seqs: list[str | None] = []
-    for game_pk, from_version, events, stgn in steps:
-        games.append(game_pk)
-        olds.append(from_version)
-        news.append(events[-1].version)
-        stgns.append(stgn)
-        for ev in events:
-            ev_games.append(game_pk)
-            versions.append(ev.version)
-            kinds.append(ev.kind)
-            sides.append(ev.side)
-            data.append(json.dumps(ev.data))
-            texts.append(ev.text)
-            seqs.append(ev.seq)
-    return {"games": games, "olds": olds, "news": news, "stgns": stgns, "live": Game.LIVE,
-            "ev_games": ev_games, "versions": versions, "kinds": kinds, "sides": sides,
-            "data": data, "texts": texts, "seqs": seqs}
+    """The parameters of ``_sql`` for ``steps`` (at most one per game)."""
+    moves: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for game_pk, from_version, step_events, stgn in steps:
+        moves.append({"id": game_pk, "old": from_version, "new": step_events[-1].version,
+                      "stgn": stgn})
+        events.extend({"game_id": game_pk, "version": ev.version, "kind": ev.kind,
+                       "side": ev.side, "data": ev.data, "text": ev.text, "seq": ev.seq}
+                      for ev in step_events)
+    return {"steps": orjson.dumps(moves).decode(), "events": orjson.dumps(events).decode(),
+            "live": Game.LIVE}
 
 
 def append(game_pk: int, from_version: int, events: Sequence[NewEvent],
@@ -157,10 +144,6 @@ async def _async_connection() -> psycopg.AsyncConnection:
     params = {k: v for k, v in connections["default"].get_connection_params().items()
               if k not in ("cursor_factory", "context", "prepare_threshold")}
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-    # Every int as int8: psycopg otherwise types an int array by its largest value (int2[],
-    # int4[], ...), and each set of parameter types is a statement prepared of its own.
-    conn.adapters.register_dumper(int, Int8Dumper)
-    conn.adapters.register_dumper(int, Int8BinaryDumper)
     _async[loop] = conn
     return conn
 

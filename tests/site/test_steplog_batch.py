@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import orjson
 import psycopg
 import pytest
 import pytest_asyncio
@@ -64,7 +65,7 @@ class Spy:
         async def execute(cur: psycopg.AsyncCursor, query: Any, params: Any = None,
                           **kwargs: Any) -> Any:
             if query == steplog._sql():
-                spy.statements.append(list(params["games"]))
+                spy.statements.append([s["id"] for s in orjson.loads(params["steps"])])
                 spy.entered.set()
                 if spy._holds:
                     await spy._holds.pop(0).wait()
