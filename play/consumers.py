@@ -289,8 +289,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.error("too_large", f"messages are limited to {limit} bytes")
             return
         try:
-            msg = json.loads(text_data)
-        except ValueError:
+            msg = orjson.loads(text_data)
+        except ValueError:  # orjson's JSONDecodeError is one (NaN and lone surrogates too)
             await self.error("bad_json", "that message is not valid JSON")
             return
         if not isinstance(msg, dict):

@@ -23,6 +23,11 @@ async def test_bad_messages_answered_with_errors(game, players, cookies):
         (json.dumps({"no": "type"}), "unknown_type"),
         (big, "too_large"),
         (json.dumps({"type": "sync", "last_version": "three"}), "bad_message"),
+        # What Python's json would have let through, the parser refuses as JSON (not a number,
+        # a lone surrogate); an integer beyond 64 bits is no version either.
+        ('{"type": "sync", "last_version": NaN}', "bad_json"),
+        ('{"type": "ping", "pad": "\\ud800"}', "bad_json"),
+        ('{"type": "sync", "last_version": 123456789012345678901234567890}', "bad_message"),
     ]
     for text, code in cases:
         await comm.send_to(text_data=text)
