@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.mark.asyncio
 async def test_players_coming_and_going_tell_nobody_spectators_do(game, players, cookies):
-    alice, bob, carol = players
+    alice, _, carol = players
     watcher, welcome, _ = await connect(game, await database_sync_to_async(cookies)(carol))
     assert welcome["spectators"] == 1
     assert await watcher.receive_json_from() == {"type": "spectators", "count": 1}  # its own
