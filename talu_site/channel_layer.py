@@ -16,6 +16,8 @@ Variables (all optional; the defaults are the measured choice):
 ``TALU_CHANNEL_GROUP_EXPIRY``   core only: seconds a group membership lives without renewal
                                 (300)
 ``TALU_CHANNEL_POOL_MAX``       most Redis connections per process and host (200)
+``TALU_CHANNEL_SHARDS``         pubsub only: connections per process that publish and receive,
+                                groups spread over them (8)
 ``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
 ``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
 ``TALU_BENCH_RELAY``            true to route the benchmark relay ``ws/bench/relay/<group>/``
@@ -41,6 +43,7 @@ CAPACITY = 1000
 EXPIRY = 60
 GROUP_EXPIRY = 300
 POOL_MAX = 200
+SHARDS = 8
 CONNECT_TIMEOUT = 5
 
 def bench_relay_enabled() -> bool:
@@ -88,7 +91,12 @@ def channel_layers() -> dict[str, Any]:
         raise ImproperlyConfigured(f"TALU_CHANNEL_BACKEND={backend!r} must be one of "
                                    f"{', '.join(BACKENDS)}")
     if backend == "pubsub":
-        # Redis pub/sub keeps no queue: capacity and the expiries do not apply.
+        # Redis pub/sub keeps no queue: capacity and the expiries do not apply. The same
+        # Redis listed several times is several shards: channels-redis holds one lock per
+        # shard across each publish and (un)subscribe, so with one shard a process published
+        # one message at a time and, loaded, a step's broadcast waited 100-250 ms for its turn
+        # (docs/channel-layer.md). Every process hashes a group to the same shard.
         config = {k: v for k, v in config.items()
                   if k in ("hosts", "prefix", "symmetric_encryption_keys")}
+        config["hosts"] = config["hosts"] * env_int("TALU_CHANNEL_SHARDS", SHARDS, minimum=1)
     return {"default": {"BACKEND": BACKENDS[backend], "CONFIG": config}}

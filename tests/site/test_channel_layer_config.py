@@ -12,7 +12,7 @@ from talu_site import channel_layer
 def config(monkeypatch, **env: str) -> dict:
     for name in ("REDIS_URL", "TALU_CHANNEL_BACKEND", "TALU_CHANNEL_CAPACITY",
                  "TALU_CHANNEL_EXPIRY", "TALU_CHANNEL_GROUP_EXPIRY", "TALU_CHANNEL_POOL_MAX",
-                 "TALU_CHANNEL_ENCRYPTION_KEYS"):
+                 "TALU_CHANNEL_ENCRYPTION_KEYS", "TALU_CHANNEL_SHARDS"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -26,12 +26,19 @@ def test_in_memory_without_redis(monkeypatch):
 def test_measured_default_is_redis_pub_sub(monkeypatch):
     layer = config(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/0")
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert layer["CONFIG"] == {
-        "hosts": [{"address": "redis://127.0.0.1:6379/0",
-                   "max_connections": channel_layer.POOL_MAX,
-                   "socket_connect_timeout": channel_layer.CONNECT_TIMEOUT}],
-        "prefix": "talu",
-    }
+    host = {"address": "redis://127.0.0.1:6379/0", "max_connections": channel_layer.POOL_MAX,
+            "socket_connect_timeout": channel_layer.CONNECT_TIMEOUT}
+    assert layer["CONFIG"] == {"hosts": [host] * channel_layer.SHARDS, "prefix": "talu"}
+    assert channel_layer.SHARDS == 8  # measured (docs/channel-layer.md)
+
+
+def test_pub_sub_shards_of_one_redis(monkeypatch):
+    """Each listed host is a shard with its own publish lock; every process hashes a group to
+    the same one, so the same Redis several times is just more publishes in flight."""
+    cfg = config(monkeypatch, REDIS_URL="redis://r:6379/1", TALU_CHANNEL_SHARDS="3")["CONFIG"]
+    assert [h["address"] for h in cfg["hosts"]] == ["redis://r:6379/1"] * 3
+    with pytest.raises(ImproperlyConfigured):
+        config(monkeypatch, REDIS_URL="redis://r:6379/1", TALU_CHANNEL_SHARDS="0")
 
 
 def test_measured_defaults_of_the_core_layer(monkeypatch):
