@@ -1,7 +1,7 @@
 """ASGI entry point (daphne): HTTP through Django, websockets through Channels.
 
 Websockets are only accepted from an Origin in ``ALLOWED_HOSTS`` and carry the session's user
-(``AuthMiddlewareStack``), so a game's consumer knows whether it talks to a player or a spectator.
+(``talu_site.wsauth``), so a game's consumer knows whether it talks to a player or a spectator.
 """
 
 import gc
@@ -12,17 +12,17 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
 django_asgi_app = get_asgi_application()  # set up Django before importing consumers
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from play.routing import websocket_urlpatterns  # noqa: E402
+from talu_site.wsauth import LazyAuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            LazyAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

@@ -1,0 +1,60 @@
+"""Who a websocket is (``talu_site.wsauth``): the session's user, read where the consumer first
+asks, in its own database trip, not in one of its own before the consumer starts."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.contrib.auth import HASH_SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.exceptions import SynchronousOnlyOperation
+
+from talu_site.wsauth import LazyAuthMiddlewareStack
+from tests.site.wsutil import connect
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def scope_of(cookie: bytes) -> dict:
+    """The scope the consumer would get for a handshake carrying ``cookie``."""
+    seen: dict = {}
+
+    async def inner(scope, receive, send):
+        seen.update(scope)
+
+    headers = [(b"cookie", cookie)] if cookie else []
+    await LazyAuthMiddlewareStack(inner)({"type": "websocket", "headers": headers}, None, None)
+    return seen
+
+
+async def test_the_user_is_read_where_first_used_not_before(players, cookies):
+    alice = players[0]
+    scope = await scope_of(await database_sync_to_async(cookies)(alice))
+    with pytest.raises(SynchronousOnlyOperation):  # not on the event loop: Django refuses
+        scope["user"].is_authenticated
+    user = await sync_to_async(lambda: scope["user"]._wrapped if scope["user"].pk else None)()
+    assert user is not None and user.pk == alice.pk
+
+
+async def test_no_session_or_a_stale_one_is_a_spectator(game, players, cookies):
+    alice = players[0]
+    anon = await scope_of(b"")
+    assert not await sync_to_async(lambda: anon["user"].is_authenticated)()
+
+    cookie = await database_sync_to_async(cookies)(alice)
+    key = cookie.decode().split("=", 1)[1]
+
+    def spoil() -> None:  # e.g. the password changed since: the session no longer vouches
+        s = SessionStore(session_key=key)
+        s[HASH_SESSION_KEY] = "0" * 40
+        s.save()
+
+    await database_sync_to_async(spoil)()
+    _, welcome, _ = await connect(game, cookie)
+    assert welcome["role"] == "spectator" and welcome["side"] is None
+
+
+async def test_a_player_is_still_recognised(game, players, cookies):
+    _, welcome, _ = await connect(game, await database_sync_to_async(cookies)(players[0]))
+    assert welcome["role"] == "player" and welcome["side"] == "I"
