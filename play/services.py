@@ -641,7 +641,7 @@ def live_games(limit: int = 50):
 # One ``Watcher`` row per open socket, shared by every process through the database. A row is
 # alive while its socket's heartbeat (``touch``) keeps ``seen`` fresh; rows of a killed process
 # stop beating, are ignored by counts after ``conf.stale_after()`` seconds and deleted by the
-# next join on their game.
+# next socket opened on their game.
 
 
 def _stale_cutoff():
@@ -661,7 +661,7 @@ class Opened:
 
 def open_socket(game_uuid, channel_name: str, user, server: str = "",
                 last_version: int | None = None) -> Opened | None:
-    """``join`` and the first ``sync`` of a new socket, one database trip from the event loop
+    """A new socket registered (its presence row) and its first ``sync``, one database trip
     and the game read once (a game's end replaces four sockets; opening one was about ten
     milliseconds of a server's CPU, BENCHMARKS.md, issue 7). None: there is no such game.
 
@@ -673,16 +673,6 @@ def open_socket(game_uuid, channel_name: str, user, server: str = "",
         return None
     side, count = _register(game, channel_name, user, server)
     return Opened(game.pk, side, count, _update_for(game, last_version))
-
-
-def join(game_uuid, channel_name: str, user, server: str = "") -> tuple[Game | None, str | None,
-                                                                          int]:
-    """Register an open socket; returns (game, the user's side or None, spectator count)."""
-    game = Game.objects.filter(uuid=game_uuid).first()
-    if game is None:
-        return None, None, 0
-    side, count = _register(game, channel_name, user, server)
-    return game, side, count
 
 
 def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | None, int]:

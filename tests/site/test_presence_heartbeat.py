@@ -20,9 +20,9 @@ A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
 def test_one_call_refreshes_every_socket_and_reports_each_game(game, players):
     alice, bob, carol = players
     other = services.start_game(bob, alice, variant="standard", rated=False)
-    services.join(game.uuid, "ch.alice", alice, "s1")
-    services.join(game.uuid, "ch.carol", carol, "s1")
-    services.join(other.uuid, "ch.bob", bob, "s1")
+    services.open_socket(game.uuid, "ch.alice", alice, "s1")
+    services.open_socket(game.uuid, "ch.carol", carol, "s1")
+    services.open_socket(other.uuid, "ch.bob", bob, "s1")
     Watcher.objects.update(seen=timezone.now() - timedelta(hours=1))  # a stalled process
     assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
 
@@ -37,7 +37,7 @@ def test_one_call_refreshes_every_socket_and_reports_each_game(game, players):
 
 def test_rows_deleted_as_stale_are_put_back_and_counted(game, players):
     _, _, carol = players
-    services.join(game.uuid, "ch.carol", carol, "s1")
+    services.open_socket(game.uuid, "ch.carol", carol, "s1")
     Watcher.objects.all().delete()  # another process's join swept them while we stalled
 
     found = services.touch("s1", [("ch.carol", str(game.uuid), "spectator"),
