@@ -510,6 +510,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.debug("send on a closed websocket dropped: %s", err)
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A websocket on a path the site does not serve: told so, and closed like an unknown game
+    (docs/protocol.md, close code 4404)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.send(text_data=_encode({"type": "error", "code": "not_found",
+                                           "message": "there is no websocket at this path"}))
+        await self.close(code=4404)
+
+
 def _encode(content: dict[str, Any]) -> str:
     """Compact JSON, by orjson: what ``json.dumps`` writes without spaces (non-ASCII as UTF-8
     rather than escaped), ten times faster on an update (the state and the notation;
