@@ -101,15 +101,8 @@ async def _heartbeat() -> None:
         except Exception:  # the database may be away: beat again later
             log.warning("websocket heartbeat failed", exc_info=True)
             continue
-        # A task only for the sockets with something to do (all of them with the core layer,
-        # to re-join): a few hundred at once, each finding nothing, were a burst on the loop
-        # every heartbeat.
-        rejoin = _rejoin_on_heartbeat()
         for c in sockets:
-            state = found.get(c.game_id)
-            if rejoin or (state is not None and (state[1] != c.count_sent
-                                                 or state[0] > c.sent_version)):
-                c.spawn(c.beat(state))
+            c.spawn(c.beat(found.get(c.game_id)))
 
 
 class GameConsumer(AsyncWebsocketConsumer):
