@@ -4,7 +4,7 @@ game: never an HTTP 500 with a traceback in the server's log (Channels' router r
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from tests.site.wsutil import TIMEOUT, application
+from tests.site.wsutil import TIMEOUT, application, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -23,8 +23,6 @@ async def test_unknown_paths_are_refused_cleanly(path, caplog):
 
 
 async def test_a_game_path_still_reaches_its_game(game):
-    from tests.site.wsutil import connect
-
     comm, welcome, first = await connect(game)
     assert welcome["type"] == "welcome" and first["type"] == "update"
     await comm.disconnect()
