@@ -17,6 +17,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from play.routing import websocket_urlpatterns  # noqa: E402
 from talu_site.wsauth import LazyAuthMiddlewareStack  # noqa: E402
+from talu_site.wsclose import lengthen_close_handshake  # noqa: E402
+
+lengthen_close_handshake()  # before daphne builds its websocket factory
 
 application = ProtocolTypeRouter(
     {

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 import websockets
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
 from tests.cluster.client import GameClient
 
@@ -47,6 +47,8 @@ async def attempt(cluster, server: int, game: str, release: asyncio.Event) -> st
             return f"unexpected first message {first}"
     except InvalidStatus as err:
         return f"http {err.response.status_code}"
+    except InvalidMessage as err:  # the connection closed before any HTTP answer
+        return f"no http answer: {err.__cause__!r}"
     except ConnectionClosed as err:
         return f"closed {err.rcvd.code if err.rcvd else None}"
     except (OSError, TimeoutError) as err:
