@@ -7,7 +7,9 @@ docs/channel-layer.md) and change for that reason alone.
 
 Variables (all optional; the defaults are the measured choice):
 
-``TALU_CHANNEL_BACKEND``        ``pubsub`` (Redis pub/sub, the default) or ``core`` (Redis
+``TALU_CHANNEL_BACKEND``        ``pubsub`` (Redis pub/sub with pipelined publishes, the
+                                default: ``talu_site.pubsub_layer``), ``pubsub-locked``
+                                (channels-redis's pub/sub layer as shipped) or ``core`` (Redis
                                 sorted sets: queues with a capacity and expiries)
 ``TALU_CHANNEL_PREFIX``         key prefix in Redis (default ``talu``)
 ``TALU_CHANNEL_CAPACITY``       core only: messages a process's channel may hold before sends to
@@ -35,7 +37,8 @@ from talu_site.envvars import env_bool, env_int
 
 # The measured defaults (docs/channel-layer.md says why each is what it is).
 BACKENDS = {
-    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "pubsub": "talu_site.pubsub_layer.PipelinedPubSubChannelLayer",
+    "pubsub-locked": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "core": "channels_redis.core.RedisChannelLayer",
 }
 BACKEND = "pubsub"
@@ -90,12 +93,11 @@ def channel_layers() -> dict[str, Any]:
     if backend not in BACKENDS:
         raise ImproperlyConfigured(f"TALU_CHANNEL_BACKEND={backend!r} must be one of "
                                    f"{', '.join(BACKENDS)}")
-    if backend == "pubsub":
+    if backend.startswith("pubsub"):
         # Redis pub/sub keeps no queue: capacity and the expiries do not apply. The same
-        # Redis listed several times is several shards: channels-redis holds one lock per
-        # shard across each publish and (un)subscribe, so with one shard a process published
-        # one message at a time and, loaded, a step's broadcast waited 100-250 ms for its turn
-        # (docs/channel-layer.md). Every process hashes a group to the same shard.
+        # Redis listed several times is several shards, each with its own connections (and,
+        # in channels-redis's own layer, its own publish lock; docs/channel-layer.md). Every
+        # process hashes a group to the same shard.
         config = {k: v for k, v in config.items()
                   if k in ("hosts", "prefix", "symmetric_encryption_keys")}
         config["hosts"] = config["hosts"] * env_int("TALU_CHANNEL_SHARDS", SHARDS, minimum=1)

@@ -25,7 +25,7 @@ def test_in_memory_without_redis(monkeypatch):
 
 def test_measured_default_is_redis_pub_sub(monkeypatch):
     layer = config(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/0")
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "talu_site.pubsub_layer.PipelinedPubSubChannelLayer"
     host = {"address": "redis://127.0.0.1:6379/0", "max_connections": channel_layer.POOL_MAX,
             "socket_connect_timeout": channel_layer.CONNECT_TIMEOUT}
     assert layer["CONFIG"] == {"hosts": [host] * channel_layer.SHARDS, "prefix": "talu"}
@@ -39,6 +39,16 @@ def test_pub_sub_shards_of_one_redis(monkeypatch):
     assert [h["address"] for h in cfg["hosts"]] == ["redis://r:6379/1"] * 3
     with pytest.raises(ImproperlyConfigured):
         config(monkeypatch, REDIS_URL="redis://r:6379/1", TALU_CHANNEL_SHARDS="0")
+
+
+def test_channels_redis_own_pub_sub_layer_on_request(monkeypatch):
+    """``pubsub-locked``: channels-redis's layer as shipped (a lock across each publish), kept
+    for comparison (docs/channel-layer.md) and as a way back; configured like ``pubsub``."""
+    layer = config(monkeypatch, REDIS_URL="redis://r:6379/1",
+                   TALU_CHANNEL_BACKEND="pubsub-locked", TALU_CHANNEL_SHARDS="2")
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert [h["address"] for h in layer["CONFIG"]["hosts"]] == ["redis://r:6379/1"] * 2
+    assert "capacity" not in layer["CONFIG"]
 
 
 def test_measured_defaults_of_the_core_layer(monkeypatch):

@@ -35,4 +35,4 @@ if stack.is_child(STACK):  # collected in the child run only
         from django.db import connection
 
         assert connection.vendor == "postgresql"
-        assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
+        assert type(get_channel_layer()).__name__ == "PipelinedPubSubChannelLayer"

@@ -33,7 +33,7 @@ def test_embedded_defaults():
 def test_real_services_when_set():
     out = run(DATABASE_URL="postgres://u@db:5432/talu", REDIS_URL="redis://cache:6379/0")
     assert out.returncode == 0, out.stderr
-    assert "postgresql" in out.stdout and "RedisPubSubChannelLayer" in out.stdout
+    assert "postgresql" in out.stdout and "PipelinedPubSubChannelLayer" in out.stdout
     # One cache for every process: the API's throttle budget is not multiplied by processes.
     assert "RedisCache" in out.stdout
 
