@@ -67,6 +67,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import websockets
 
@@ -273,6 +274,30 @@ def choose_step(state: dict[str, Any], rng: random.Random) -> tuple[str, dict | 
     return "pass", None
 
 
+class _Event(msgspec.Struct):
+    version: int
+
+
+class _Frame(msgspec.Struct):
+    """What the load generator reads of a server frame on a game socket.
+
+    Every socket decodes this much, checked (the type, the version range, each event's
+    version, the inline ack); msgspec passes over the rest without building it, and the state
+    stays raw JSON until the player to move reads it (``GameSlot.current_state``). Decoding
+    whole updates on all four sockets was a third of the client's CPU, which this 2-core
+    machine then lacked for the servers (BENCHMARKS.md, issue 7)."""
+
+    type: str
+    from_version: int = -1
+    version: int = -1
+    events: list[_Event] = []
+    state: msgspec.Raw = msgspec.Raw(b"null")  # a union with None would accept only null
+    ack: dict[str, Any] | None = None
+
+
+_decode_frame = msgspec.json.Decoder(_Frame).decode
+
+
 class GameSlot:
     """One game's four (or more) sockets: I, O, then spectators; the side to move sends."""
 
@@ -289,7 +314,7 @@ class GameSlot:
         self.sent_at: dict[int, tuple[float, int]] = {}  # event version -> (time, sender idx)
         self.ack_at: dict[str, tuple[float, int]] = {}  # seq -> (time, expected version)
         self.version = 0
-        self.state: dict[str, Any] | None = None
+        self.state: dict[str, Any] | msgspec.Raw | None = None  # raw until read
         self.last = 0  # highest version known to exist
         self.waiter: asyncio.Future | None = None
         self.expect = 0
@@ -332,34 +357,34 @@ class GameSlot:
         try:
             async for raw in ws:
                 t = time.perf_counter()
-                # orjson: this client shares the machine with the servers, and parsing every
-                # update with the standard library was a quarter of its CPU (BENCHMARKS.md).
-                msg = orjson.loads(raw)
-                kind = msg["type"]
-                if kind == "update":
-                    for ev in msg["events"]:
-                        v = ev["version"]
+                frame = _decode_frame(raw)
+                if frame.type == "update":
+                    for ev in frame.events:
+                        v = ev.version
                         if not self.deliveries[k].see(v):
                             if len(self.totals.dup_samples) < 5:
                                 self.totals.dup_samples.append(
-                                    {"socket": k, "event": v, "from_version": msg["from_version"],
-                                     "version": msg["version"], "events": len(msg["events"])})
+                                    {"socket": k, "event": v, "from_version": frame.from_version,
+                                     "version": frame.version, "events": len(frame.events)})
                             continue
                         sent = self.sent_at.get(v)
                         if sent and sent[1] != k and stats_of.counts(sent[0]):
                             stats_of.stats.recv.append(t - sent[0])
-                    v = msg["version"]
+                    v = frame.version
                     self.last = max(self.last, v)
                     if k < 2:
                         self.seen[k] = max(self.seen[k], v)
                         self.shown[k].set()
                     if v >= self.version:
-                        self.version, self.state = v, msg["state"]
+                        self.version, self.state = v, frame.state
                     if self.waiter and not self.waiter.done() and v >= self.expect and k < 2:
                         self.waiter.set_result(True)
-                    if "ack" in msg:  # the update of the sender's own step carries its ack
-                        self.acked(msg["ack"], t)
-                elif kind == "ack":
+                    if frame.ack is not None:  # the update of the sender's own step
+                        self.acked(frame.ack, t)
+                    continue
+                msg = orjson.loads(raw)  # not an update: rare, read whole
+                kind = msg["type"]
+                if kind == "ack":
                     if msg.get("duplicate"):  # not ours to time: resynchronise
                         self.ack_at.pop(str(msg.get("seq")), None)
                         stats_of.stats.rejected["duplicate"] += 1
@@ -377,6 +402,12 @@ class GameSlot:
         except websockets.ConnectionClosed:
             pass
 
+    def current_state(self) -> dict[str, Any] | None:
+        """The state of the latest version seen, decoded once, when a player reads it."""
+        if isinstance(self.state, msgspec.Raw):
+            self.state = msgspec.json.decode(self.state)
+        return self.state
+
     def acked(self, ack: dict[str, Any], t: float) -> None:
         """The sender's round trip: to its ``ack``, alone or inside its step's update."""
         sent = self.ack_at.pop(str(ack.get("seq")), None)
@@ -387,7 +418,7 @@ class GameSlot:
 
     async def step_once(self) -> None:
         """Send one step for the side to move and wait until its update (or refusal) is back."""
-        state = self.state
+        state = self.current_state()
         assert state is not None
         side = state["side_to_move"]
         k = 0 if side == "I" else 1
@@ -419,7 +450,8 @@ class GameSlot:
             await asyncio.sleep(0.05)
 
     def finished(self) -> bool:
-        return self.state is None or self.state.get("outcome") is not None
+        state = self.current_state()
+        return state is None or state.get("outcome") is not None
 
     def complete(self) -> bool:
         return all(d.lost(self.last) == 0 for d in self.deliveries)
