@@ -155,6 +155,31 @@ def new_game(player_pks: list[int]) -> str:
     return str(services.start_game(pi, po, variant="standard", rated=False).uuid)
 
 
+def advance(game_uuid: str, player_pks: list[int], steps: int, rng: random.Random) -> str:
+    """Play ``steps`` steps into a slot's game through the site's own service, chosen as the
+    load generator chooses them (``--stagger``): the slot's game then, or a fresh one if that
+    game ended on the way (a new game starts at its first step, as on a real site)."""
+    from django.contrib.auth import get_user_model
+
+    from play import services
+
+    User = get_user_model()
+    who = {"I": User.objects.get(pk=player_pks[0]), "O": User.objects.get(pk=player_pks[1])}
+    for _ in range(steps):
+        data = services.sync(game_uuid)
+        state = data["state"]
+        if state["outcome"] is not None:
+            return new_game(player_pks)
+        action, step = choose_step(state, rng)
+        result = services.submit(game_uuid, who[state["side_to_move"]], action, step=step,
+                                 version=data["version"])
+        if not result.ok:
+            raise RuntimeError(f"stagger: {action} {step} refused: {result.reason}")
+    if services.sync(game_uuid)["state"]["outcome"] is not None:
+        return new_game(player_pks)
+    return game_uuid
+
+
 # --- measurement ------------------------------------------------------------------------------
 
 
@@ -863,6 +888,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="relay, stack or both (profiling one side); the report needs both")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="extra server environment, e.g. TALU_CHANNEL_CAPACITY=100")
+    ap.add_argument("--stagger", type=int, default=0, metavar="N",
+                    help="advance each game by a random 0..N steps before the phases, so that "
+                         "games end at a steady rate rather than together (default 0: every "
+                         "game starts at its first step)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smoke run: 20 games, short phases")
     ap.add_argument("--json", type=Path, help="write the raw figures here")
@@ -895,6 +924,14 @@ def main(argv: list[str] | None = None) -> int:
             # from the same point: reused games were near their ends by the second one, whose
             # window then held dozens of game ends (records signed, games replaced).
             slots = make_slots(args.games, args.spectators, f"{tag}{n}")
+            if args.stagger:
+                rng = random.Random(args.seed)
+                t_stagger = time.perf_counter()
+                for spec in slots:
+                    spec["game"] = advance(spec["game"], spec["players"],
+                                           rng.randint(0, args.stagger), rng)
+                print(f"  staggered: each game advanced by 0-{args.stagger} steps in "
+                      f"{time.perf_counter() - t_stagger:.1f} s", flush=True)
             print(f"  set-up: stack, {len(slots)} games, accounts and sessions in "
                   f"{time.perf_counter() - t_setup:.1f} s; server pids "
                   f"{[s.proc.pid for s in cluster.servers]}", flush=True)

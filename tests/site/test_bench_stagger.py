@@ -1,0 +1,51 @@
+"""``--stagger`` of benchmarks/bench_load.py: the load benchmark's games start at different
+points of their lives, played there through the site's own service, so their ends come at a
+steady rate; a game that ends on the way is replaced by a fresh one, as on a real site."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from play import services
+from play.models import Game
+
+PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_load.py"
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_load", PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_load"] = module  # msgspec resolves annotations through sys.modules
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("bench_load", None)
+
+
+@pytest.fixture
+def pair(make_user):
+    return [make_user("stag-i"), make_user("stag-o")]
+
+
+def test_a_game_is_advanced_by_the_steps_asked(bench, pair):
+    game = services.start_game(*pair, variant="standard", rated=False)
+    uuid = bench.advance(str(game.uuid), [u.pk for u in pair], 12, random.Random(3))
+    assert uuid == str(game.uuid)
+    game.refresh_from_db()
+    assert game.version == 12 and game.is_live
+
+
+def test_a_game_that_ends_on_the_way_is_replaced_by_a_fresh_one(bench, pair):
+    game = services.start_game(*pair, variant="standard", rated=False)
+    uuid = bench.advance(str(game.uuid), [u.pk for u in pair], 1500, random.Random(3))
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    fresh = Game.objects.get(uuid=uuid)
+    assert fresh.pk != game.pk and fresh.version == 0 and fresh.is_live
+    assert {fresh.player_i_id, fresh.player_o_id} == {u.pk for u in pair}
