@@ -4,28 +4,18 @@ step is counted as such, so a "0 lost / 0 duplicated" in BENCHMARKS.md means som
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_load.py"
+from tests import benchload
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_load", PATH)
-    module = importlib.util.module_from_spec(spec)
-    # Registered as importlib's recipe says: msgspec resolves the annotations of the client's
-    # frame types through sys.modules.
-    sys.modules["bench_load"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_load", None)
+    yield from benchload.module()
 
 
 def test_lost_duplicated_and_out_of_order_versions(bench):

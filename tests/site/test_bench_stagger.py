@@ -4,28 +4,20 @@ steady rate; a game that ends on the way is replaced by a fresh one, as on a rea
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from play import services
 from play.models import Game
+from tests import benchload
 
-PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_load.py"
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_load", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module  # msgspec resolves annotations through sys.modules
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_load", None)
+    yield from benchload.module()
 
 
 @pytest.fixture
