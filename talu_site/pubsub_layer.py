@@ -3,7 +3,7 @@
 ``RedisSingleShardConnection.publish`` holds the shard's lock while it waits for Redis's
 answer, so a process publishes one message per shard at a time and every later ``group_send``
 queues behind it. Each wait is a round trip to Redis *and* a turn of the event loop, which on a
-loaded server is the long part: past its saturation a step's ``group_send`` took 70-190 ms on
+loaded server is the long part: past its saturation a step's ``group_send`` took 57-187 ms on
 average (measured per process, BENCHMARKS.md, issue 7), and the socket that sent the step
 handled nothing else meanwhile.
 
@@ -56,6 +56,7 @@ class PipelinedShardConnection(RedisSingleShardConnection):
     def __init__(self, host, channel_layer) -> None:
         super().__init__(host, channel_layer)
         self._outbox: list[_Publish] = []
+        self._in_flight: list[_Publish] = []
         self._sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel, message) -> None:
@@ -64,24 +65,36 @@ class PipelinedShardConnection(RedisSingleShardConnection):
         self._outbox.append(item)
         if self._sender is None:
             self._sender = loop.create_task(self._send_outbox(), name="redis publisher")
+            self._sender.add_done_callback(self._sender_done)
         await item.done
 
     async def _send_outbox(self) -> None:
         """Send the outbox batch by batch until it is empty; each caller hears how its own
         publish went (a failed batch fails its publishes only: the next batch tries again)."""
-        try:
-            while self._outbox:
-                batch = self._outbox[:BATCH_MAX]
-                del self._outbox[:BATCH_MAX]
-                err: BaseException | None = None
-                try:
-                    await self._send(batch)
-                except Exception as exc:  # Redis away: the callers log it and go on
-                    err = exc
-                for item in batch:
-                    item.settle(err)
-        finally:
-            self._sender = None
+        while self._outbox:
+            batch = self._in_flight = self._outbox[:BATCH_MAX]
+            del self._outbox[:BATCH_MAX]
+            err: BaseException | None = None
+            try:
+                await self._send(batch)
+            except Exception as exc:  # Redis away: the callers log it and go on
+                err = exc
+            for item in batch:
+                item.settle(err)
+        self._in_flight = []
+        self._sender = None  # before returning: a publish from now on starts a new sender
+
+    def _sender_done(self, task: asyncio.Task[None]) -> None:
+        """A sender cancelled (its event loop closing), perhaps before it first ran, cancels
+        every publish not yet answered, so that no caller waits for an answer that will not
+        come. One that ended by emptying the outbox has let go of it already."""
+        if self._sender is not task:
+            return
+        self._sender = None
+        for item in [*self._in_flight, *self._outbox]:
+            item.done.cancel()  # a no-op for those already answered
+        self._in_flight = []
+        self._outbox.clear()
 
     async def _send(self, batch: list[_Publish]) -> None:
         self._ensure_redis()

@@ -123,3 +123,23 @@ async def test_a_caller_that_gives_up_does_not_stop_the_others(redis_url):
         assert got == [0, 1, 2]
     finally:
         await one.flush()
+
+
+async def test_publishes_waiting_when_the_sender_is_cancelled_are_cancelled_too(redis_url):
+    """The outbox's sender cancelled (its event loop closing): the publishes it held end at
+    once instead of leaving their callers waiting for an answer that will not come."""
+    prefix = f"talu-test-pipe-{uuid.uuid4().hex[:8]}"
+    one = layer(redis_url, prefix)
+    try:
+        sends = [asyncio.ensure_future(one.group_send("game.e", {"type": "m", "n": i}))
+                 for i in range(3)]
+        await asyncio.sleep(0)  # queued, the sender started
+        shard = one._get_layer()._shards[0]
+        shard._sender.cancel()
+        async with asyncio.timeout(2):
+            results = await asyncio.gather(*sends, return_exceptions=True)
+        assert all(isinstance(r, asyncio.CancelledError) for r in results), results
+        assert shard._sender is None and not shard._outbox
+        await one.group_send("game.e", {"type": "m", "n": 3})  # the shard still publishes
+    finally:
+        await one.flush()
