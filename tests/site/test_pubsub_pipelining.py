@@ -1,6 +1,7 @@
 """The pub/sub layer's pipelined publishes (``talu_site.pubsub_layer``) on a real Redis: every
 message of a burst arrives once and in the order it was sent, a burst costs fewer round trips
-than messages, and a Redis that is away fails the publishes it was given, not later ones.
+than messages, a Redis that is away fails the publishes it was given, not later ones, and no
+caller is left waiting when another caller or the sender itself is cancelled.
 
 Two layer objects stand for two server processes (each has its own connections and its own
 subscriptions). Needs Redis (``tests/stack.py``: fails under CI when it is unreachable).
