@@ -80,6 +80,7 @@ class Game:
         self.turn = TurnState(self.variant, 0, light, dark)
         self.turns: list[TurnRecord] = []
         self._turn_lines: list[str] = []  # STGN of turns[:len(_turn_lines)] (stgn_lines)
+        self._pass_labels: tuple[int, list[str]] = (0, [])  # (turns read, labels): pass_turns
         self.outcome: Outcome | None = None
         self.warned: set[Side] = set()
         self.arbiter: list[ArbiterDecision] = []
@@ -148,14 +149,21 @@ class Game:
 
     @property
     def pass_turns(self) -> list[str]:
-        return [t.label for t in self.turns if t.counts_as_pass]
+        """Labels of the turns that counted as passes (R12); kept like ``stgn_lines``: a
+        finished turn's flag never changes, and every snapshot read the whole game."""
+        seen, labels = self._pass_labels
+        if seen != len(self.turns):
+            labels.extend(t.label for t in self.turns[seen:] if t.counts_as_pass)
+            self._pass_labels = (len(self.turns), labels)
+        return list(labels)
 
     def board(self) -> dict[str, list[str]]:
         i, o = self.bits
         return {"I": self.geometry.squares(i), "O": self.geometry.squares(o)}
 
     def _side_bits(self, side: Side | str) -> tuple[int, int]:
-        s = Side.parse(side) if isinstance(side, str) else side
+        # A Side is a str too: parsing one again was a tenth of a snapshot.
+        s = side if isinstance(side, Side) else Side.parse(side)
         i, o = self.bits
         return (i, o) if s is Side.I else (o, i)
 
@@ -176,7 +184,7 @@ class Game:
 
     def invaders(self, side: Side | str) -> list[str]:
         """Pieces of ``side`` on its goal row (R10)."""
-        s = Side.parse(side) if isinstance(side, str) else side
+        s = side if isinstance(side, Side) else Side.parse(side)
         mine, _ = self._side_bits(s)
         return self.geometry.squares(mine & self.geometry.goal_row(s.index))
 
@@ -397,9 +405,19 @@ class Game:
         return [self._to_step(x) for x in self.turn.steps]
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data, what a client needs to draw and to play."""
+        """The whole state as JSON-ready data, what a client needs to draw and to play.
+
+        Built after every step a server applies, so written for speed (it was a tenth of a
+        loaded server's time, BENCHMARKS.md, issue 7): each side's bits and overlap computed
+        once, the legal steps unpacked without a method call each. The same values as
+        ``board``, ``overlaps``, ``threatened``, ``defended``, ``invaders`` and
+        ``legal_steps`` (tests/rules/test_snapshot.py)."""
         open_steps = self.open_turn()
         side = self.side_to_move
+        g = self.geometry
+        squares = g.squares
+        i, o = self.bits
+        over_i, over_o = g.overlap(i), g.overlap(o)
         return {
             "variant": self.variant.name,
             "files": self.variant.files,
@@ -409,13 +427,14 @@ class Game:
             "side_to_move": side.value if side else None,
             "steps_used": self.steps_used,
             "steps_left": self.steps_left,
-            "board": self.board(),
-            "legal_steps": [s.to_dict() for s in self.legal_steps()],
+            "board": {"I": squares(i), "O": squares(o)},
+            "legal_steps": [{"kind": kind, "from": frm, "to": to}
+                            for kind, frm, to in self.legal_steps()],
             "honor_targets": self.honor_targets(),
-            "overlaps": {x.value: self.overlaps(x) for x in SIDES},
-            "threatened": {x.value: self.threatened(x) for x in SIDES},
-            "defended": {x.value: self.defended(x) for x in SIDES},
-            "invaders": {x.value: self.invaders(x) for x in SIDES},
+            "overlaps": {"I": squares(over_i), "O": squares(over_o)},
+            "threatened": {"I": squares(i & over_o), "O": squares(o & over_i)},
+            "defended": {"I": squares(i & over_i), "O": squares(o & over_o)},
+            "invaders": {"I": squares(i & g.goal_row(0)), "O": squares(o & g.goal_row(1))},
             "notation": self.stgn_lines(),
             "open_turn": {
                 "steps": [s.to_dict() for s in open_steps],
