@@ -115,6 +115,8 @@ def apply_event(engine: Engine, kind: str, data: dict[str, Any]) -> None:
 def replay(game: Game, upto: int | None = None) -> Engine:
     """A rules-core game rebuilt from the event log (the turn in progress included)."""
     engine = Engine(game.variant)
+    if upto == 0:  # a game nobody has moved in: no log to read (each socket opened on a new
+        return engine  # game asked for it, and a game's end opens four, issue 7)
     events = game.events.order_by("version")
     if upto is not None:
         events = events.filter(version__lte=upto)
@@ -641,7 +643,7 @@ def live_games(limit: int = 50):
 # One ``Watcher`` row per open socket, shared by every process through the database. A row is
 # alive while its socket's heartbeat (``touch``) keeps ``seen`` fresh; rows of a killed process
 # stop beating, are ignored by counts after ``conf.stale_after()`` seconds and deleted by the
-# next socket opened on their game.
+# next heartbeat of a process with a socket on their game.
 
 
 def _stale_cutoff():
@@ -676,14 +678,15 @@ def open_socket(game_uuid, channel_name: str, user, server: str = "",
 
 
 def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | None, int]:
-    """The socket's presence row (one upsert), the game's stale rows swept, the count."""
+    """The socket's presence row (one upsert) and the count. Stale rows are swept by the
+    heartbeats (``touch``), not here: counts ignore them anyway, and a statement less per
+    socket opened is a few less per game's end (BENCHMARKS.md, issue 7)."""
     side = game.side_of(user)
     Watcher.objects.bulk_create(
         [Watcher(channel_name=channel_name, game=game, role="player" if side else "spectator",
                  server=server, seen=timezone.now())],
         update_conflicts=True, unique_fields=["channel_name"],
         update_fields=["game", "role", "server", "seen"])
-    Watcher.objects.filter(game=game, seen__lt=_stale_cutoff()).delete()
     return side, spectator_count(game.pk)
 
 
@@ -695,26 +698,31 @@ def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[i
     role) for each. Returns {game uuid: (version, spectator count)} for the games that exist.
 
     A few queries for the whole process, not two per socket (they were a tenth of a loaded
-    process's time, BENCHMARKS.md): refresh the rows, re-create those that are gone (deleted as
-    stale while the process was stalled: a live socket is always counted again at its next
-    heartbeat), then read every game's version and count together.
+    process's time, BENCHMARKS.md): refresh the rows, sweep these games' stale rows (a killed
+    process's sockets: counts ignore them already), re-create this process's rows that are gone
+    (deleted as stale while the process was stalled: a live socket is always counted again at
+    its next heartbeat), then read every game's version and count together.
     """
     if not sockets:
         return {}
     now = timezone.now()
+    cutoff = _stale_cutoff()
     names = [name for name, _, _ in sockets]
     refreshed = 0
     for i in range(0, len(names), _IN_CHUNK):
         refreshed += Watcher.objects.filter(channel_name__in=names[i:i + _IN_CHUNK]).update(
             seen=now)
     uuids = sorted({game for _, game, _ in sockets})
-    live = Q(watchers__role="spectator", watchers__seen__gte=_stale_cutoff())
+    live = Q(watchers__role="spectator", watchers__seen__gte=cutoff)
     games: dict[str, tuple[int, int, int]] = {}
     for i in range(0, len(uuids), _IN_CHUNK):
         rows = (Game.objects.filter(uuid__in=uuids[i:i + _IN_CHUNK])
                 .annotate(spectators=Count("watchers", filter=live))
                 .values_list("uuid", "pk", "version", "spectators"))
         games.update({str(u): (pk, v, n) for u, pk, v, n in rows})
+    pks = sorted(pk for pk, _, _ in games.values())
+    for i in range(0, len(pks), _IN_CHUNK):
+        Watcher.objects.filter(game_id__in=pks[i:i + _IN_CHUNK], seen__lt=cutoff).delete()
     if refreshed < len(names):
         have: set[str] = set()
         for i in range(0, len(names), _IN_CHUNK):

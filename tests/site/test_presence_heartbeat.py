@@ -52,3 +52,20 @@ def test_a_game_that_is_gone_is_left_out(game, players):
     assert services.touch("s1", [("ch.x", "00000000-0000-0000-0000-000000000000",
                                   "spectator")]) == {}
     assert services.touch("s1", []) == {}
+
+
+def test_a_heartbeat_sweeps_the_stale_rows_of_its_games_only(game, players):
+    """A killed process's rows stop counting once stale and are deleted by the next heartbeat
+    of a process with a socket on their game; another game's rows wait for its own."""
+    alice, bob, carol = players
+    other = services.start_game(bob, alice, variant="standard", rated=False)
+    services.open_socket(game.uuid, "ch.dead1", carol, "dead")
+    services.open_socket(other.uuid, "ch.dead2", carol, "dead")
+    Watcher.objects.update(seen=timezone.now() - timedelta(hours=1))  # the process was killed
+    services.open_socket(game.uuid, "ch.carol", carol, "s1")
+
+    found = services.touch("s1", [("ch.carol", str(game.uuid), "spectator")])
+
+    assert found == {str(game.uuid): (0, 1)}
+    assert sorted(Watcher.objects.values_list("channel_name", flat=True)) == [
+        "ch.carol", "ch.dead2"]
