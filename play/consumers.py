@@ -321,9 +321,13 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "code": "spectator", "reason": "spectators cannot play steps",
                                   "version": self.sent_version})
             return
-        result = await self._submit_held(kind, msg) or await in_db_pool(services.submit)(
-            self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
-            seq=seq)
+        held = services.take_held(self.game_id, self.user, kind, msg.get("step"),
+                                  msg.get("version"), seq)
+        result = await self._store_held(held) if held is not None and not held.final else None
+        if result is None:
+            result = await in_db_pool(services.submit)(
+                self.game_id, self.user, kind, step=msg.get("step"), version=msg.get("version"),
+                seq=seq, held=held if held is not None and held.final else None)
         update = result.update()
         if update is None or not self.inline_ack:
             # Refused, or a resent step already applied; or a client that wants its ack alone.
@@ -360,14 +364,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if data is not None and data["events"]:
             await self._broadcast(data)
 
-    async def _submit_held(self, kind: str, msg: dict[str, Any]) -> services.Result | None:
+    async def _store_held(self, held: services.Held) -> services.Result | None:
         """The usual step without a pool thread: played on this process's engine of the game
-        (the rules core, no database), stored by one statement from this event loop. None
-        when it takes the locked path instead (``services.take_held`` says when)."""
-        held = services.take_held(self.game_id, self.user, kind, msg.get("step"),
-                                  msg.get("version"), msg.get("seq"))
-        if held is None:
-            return None
+        (``services.take_held``: the rules core, no database), stored by one statement from
+        this event loop. None when it takes the locked path instead."""
         try:
             if not await steplog.append_async(held.game.pk, held.from_version, held.events,
                                               held.stgn):

@@ -258,19 +258,29 @@ def _reject(code: str, reason: str, version: int, seq: str | None) -> Result:
 
 
 def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = None,
-           seq: Any = None) -> Result:
+           seq: Any = None, held: Held | None = None) -> Result:
     """Apply one player message: ``action`` is step, end, pass or resign.
 
     Never raises for anything a client can send: every refusal is a ``Result`` with a code
     and a reason. Database contention is answered with ``busy`` (resend).
+
+    ``held``: this very message, already played by ``take_held`` on this process's engine to
+    the game's end (``Held.final``); only the locked path stores a last step, as it writes the
+    records in the same transaction, and the engine spares it replaying the game.
     """
     if not _plain_seq(seq):
         return _reject("bad_step", f"seq must be a string or number of at most "
                        f"{MAX_SEQ_LENGTH} characters", 0, None)
     seq = None if seq is None else str(seq)
     try:
-        return (_submit_cached(game_uuid, user, action, step, version, seq)
-                or _submit(game_uuid, user, action, step, version, seq))
+        if held is None:
+            held = take_held(game_uuid, user, action, step, version, seq)
+            if held is not None and not held.final:
+                if steplog.append(held.game.pk, held.from_version, held.events, held.stgn):
+                    return stored(held)
+                held = None  # moved on elsewhere: the engine is dropped, the locked path
+                #              catches up from the log
+        return _submit(game_uuid, user, action, step, version, seq, held)
     except IntegrityError:
         # Another writer took this version (or this seq) first: the client is behind.
         game = Game.objects.filter(uuid=game_uuid).first()
@@ -309,7 +319,8 @@ def _find_duplicate(game: Game, user, seq: str | None) -> Result | None:
     return Result(ok=True, code="duplicate", version=ev.version, seq=seq)
 
 
-def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str | None) -> Result:
+def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str | None,
+            held: Held | None = None) -> Result:
     """The write path, in one transaction holding the game's row lock: on the usual path five
     round trips to the database (BEGIN, the locked row, the events INSERT, one UPDATE, COMMIT).
 
@@ -338,21 +349,27 @@ def _submit(game_uuid, user, action: str, step_data: Any, version: Any, seq: str
                     "stale", f"this step was made against version {version}; the game is at "
                     f"version {game.version}", game.version, seq)
         from_version = game.version
-        engine = _take_cached(game) or replay(game)
-        turns_before = len(engine.turns)
-        try:
-            new_events = _apply(game.version, engine, side, action, step_data, seq)
-        except (IllegalStepError, StepFormatError, GameOverError, TaluError) as err:
-            _put_cached(game, engine)  # the rules core changes nothing on a refused step
-            code = "bad_step" if isinstance(err, StepFormatError) else "illegal"
-            if isinstance(err, _NotYourTurn):
-                code = "not_your_turn"
-            return _reject(code, str(err), game.version, seq)
+        if held is not None:
+            # Played on this process's engine at this very version (the client named it and
+            # it is the row's): the same events the rules core would give again.
+            engine, new_events, turn_ended = held.engine, held.events, True
+        else:
+            engine = _take_cached(game) or replay(game)
+            turns_before = len(engine.turns)
+            try:
+                new_events = _apply(game.version, engine, side, action, step_data, seq)
+            except (IllegalStepError, StepFormatError, GameOverError, TaluError) as err:
+                _put_cached(game, engine)  # the rules core changes nothing on a refused step
+                code = "bad_step" if isinstance(err, StepFormatError) else "illegal"
+                if isinstance(err, _NotYourTurn):
+                    code = "not_your_turn"
+                return _reject(code, str(err), game.version, seq)
+            turn_ended = len(engine.turns) != turns_before
         try:
             GameEvent.objects.bulk_create([e.row_of(game) for e in new_events])
             game.version = new_events[-1].version
             changes: dict[str, Any] = {"version": game.version}
-            if len(engine.turns) != turns_before or engine.outcome is not None:
+            if turn_ended or engine.outcome is not None:
                 game.stgn = changes["stgn"] = engine.stgn()  # refreshed when a turn ends
             if engine.outcome is not None:
                 o = engine.outcome
@@ -386,8 +403,9 @@ class Held:
     engine: Engine
     from_version: int
     events: list[NewEvent]
-    stgn: str | None  # the notation, when the step ended a turn
+    stgn: str | None  # the notation, when the step ended a turn (and not the game)
     players: dict[str, dict[str, Any]]  # the cached players block: no query on an event loop
+    final: bool = False  # the step ended the game: ``submit`` stores it, with the records
 
 
 def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
@@ -396,11 +414,12 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
     take the locked path (``submit``).
 
     Taken only when the engine is held at exactly the version the client names and the step
-    is legal and does not end the game. Anything else (a refusal to word, a duplicate or stale
-    message, the end of the game, a game this process has not seen) goes to the locked path,
-    which answers it from the locked row; so both give the same answers, and this one only
-    ever stores what the locked path would have stored. Storing is ``play.steplog``: one
-    conditional statement that writes nothing if another process moved the game meanwhile.
+    is legal. Anything else (a refusal to word, a duplicate or stale message, a game this
+    process has not seen) goes to the locked path, which answers it from the locked row; so
+    both give the same answers, and this one only ever stores what the locked path would have
+    stored. Storing is ``play.steplog``: one conditional statement that writes nothing if
+    another process moved the game meanwhile. A step that ends the game comes back ``final``:
+    the locked path stores it (``submit(held=...)``), on this engine rather than a replay.
     """
     if action not in ("step", "end", "pass") or not steplog.available():
         return None
@@ -424,11 +443,11 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
         return None                        # words it
     except Exception:  # not a refusal the rules core words: drop the engine, let the locked
         return None    # path (which replays from the log) answer it
-    if engine.outcome is not None:
-        return None  # the engine has played the last step: the locked path replays and ends
+    players = {side: dict(p) for side, p in players.items()}
+    if engine.outcome is not None:  # the last step: the locked path writes it and the records
+        return Held(row, engine, version, events, None, players, final=True)
     stgn = engine.stgn() if len(engine.turns) != turns_before else None
-    return Held(row, engine, version, events, stgn,
-                {side: dict(p) for side, p in players.items()})
+    return Held(row, engine, version, events, stgn, players)
 
 
 def held_version(game_uuid) -> int | None:
@@ -474,17 +493,6 @@ def stored(held: Held) -> Result:
     return Result(ok=True, code="applied", version=version, seq=held.events[0].seq,
                   events=[e.as_message() for e in held.events], from_version=held.from_version,
                   state=state, game=game_meta(held.game, held.players, version=version))
-
-
-def _submit_cached(game_uuid, user, action: str, step_data: Any, version: Any,
-                   seq: str | None) -> Result | None:
-    """``take_held`` and store it from this thread (the consumer stores from its event loop)."""
-    held = take_held(game_uuid, user, action, step_data, version, seq)
-    if held is None:
-        return None
-    if not steplog.append(held.game.pk, held.from_version, held.events, held.stgn):
-        return None  # moved on elsewhere; the engine is dropped, the locked path catches up
-    return stored(held)
 
 
 class _NotYourTurn(IllegalStepError):

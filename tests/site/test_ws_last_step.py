@@ -1,0 +1,77 @@
+"""The step that ends a game, sent on the websocket: stored with its records in one transaction
+by the locked path, played on the engine this process already holds rather than on a replay of
+the whole game (a game's end was the most expensive step of all under load, issue 7)."""
+
+import copy
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+
+from play import services, steplog
+from play.models import Game, GameEvent
+from play.rules import Game as Engine
+from play.rules import Step
+from registry.models import GameRecord
+from tests.site.wsutil import connect, receive
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _play_to_the_last_step(game, players) -> tuple[str, Step, int]:
+    """Play ``game`` through the service up to the step that would end it: (side, that step,
+    the version it is made against). Captures first, never a pass, so the game ends by play."""
+    users = {"I": players[0], "O": players[1]}
+    shadow, rng, version = Engine(game.variant), random.Random(11), 0
+    for _ in range(2000):
+        legal = [s for s in shadow.legal_steps() if s.kind != "pass"]
+        captures = [s for s in legal if s.kind in ("capture", "exit", "stay")]
+        step = rng.choice(captures or legal)
+        side = shadow.side_to_move.value
+        trial = copy.deepcopy(shadow)
+        trial.play(step)
+        if trial.outcome is not None:
+            return side, step, version
+        res = services.submit(game.uuid, users[side], "step", step=step.to_dict(),
+                              version=version, seq=f"s{version}")
+        assert res.ok, res
+        for ev in res.events:  # the arbiter's warnings too (R14)
+            services.apply_event(shadow, ev["kind"], ev["data"])
+        version = res.version
+    raise AssertionError("the game did not end")
+
+
+async def test_the_last_step_is_stored_with_its_records_without_a_replay(
+        game, players, cookies, monkeypatch):
+    side, last, version = await database_sync_to_async(_play_to_the_last_step)(game, players)
+    mover = players[0] if side == "I" else players[1]
+    replays = []
+    real_replay = services.replay
+
+    def counting_replay(*args, **kwargs):
+        replays.append(args)
+        return real_replay(*args, **kwargs)
+
+    monkeypatch.setattr(services, "replay", counting_replay)
+    a, _, first = await connect(game, await database_sync_to_async(cookies)(mover))
+    assert first["version"] == version
+    try:
+        await a.send_json_to({"type": "step", "step": last.to_dict(), "version": version,
+                              "seq": "last"})
+        ack = await receive(a, "ack", "rejected")
+        assert ack == {"type": "ack", "seq": "last", "version": version + 1}
+        update = await receive(a, "update")
+        assert update["game"]["status"] == Game.FINISHED
+        assert update["state"]["outcome"]["finished"] is True
+        assert {r["kind"] for r in update["game"]["records"]} == {"STGN", "STGE", "STSE",
+                                                                 "STDGS"}
+    finally:
+        await a.disconnect()
+        if steplog.available():
+            await steplog.close_async()
+    assert replays == []  # the engine of the game's last position, not a replay of its log
+    row = await Game.objects.aget(pk=game.pk)
+    assert (row.status, row.version) == (Game.FINISHED, version + 1)
+    assert await GameEvent.objects.filter(game=game, seq="last").acount() == 1
+    stgn = await GameRecord.objects.aget(game__live=game, kind=GameRecord.STGN)
+    assert stgn.content == row.stgn
