@@ -36,9 +36,12 @@ application = ProtocolTypeRouter(
 # (BENCHMARKS.md, issue 7).
 gc.collect()
 gc.freeze()
-# And full collections rarer: each walks every object of the live games and sockets (50-140 ms
-# for 100 games and 400 sockets, every socket of the process waiting), and the default let one
-# run after every ten young-generation rounds once a quarter more objects had survived, which a
-# burst of connections did within seconds. One in a hundred rounds: a third as many pauses in a
-# measured run, the young generations (a few ms each) unchanged (BENCHMARKS.md, issue 7).
-gc.set_threshold(700, 10, 100)
+# And collections rarer. The young generation's first: a loaded process ran one every 700
+# allocations, about a hundred a second, each walking the objects of the steps in flight
+# (0.6 ms) and every tenth the middle generation (4 ms): 1.3 s in 110 s of the load benchmark,
+# and one full collection of 90-110 ms, every socket of the process waiting. At 5,000: 0.2-0.3 s
+# in the same 110 s and no full collection; 20,000 made the middle generation's pauses 60-100
+# ms (measured with gc.callbacks, BENCHMARKS.md, issue 7). The full collection: one in a
+# hundred middle rounds, not ten; each walks every object of the live games and sockets
+# (50-140 ms for 100 games and 400 sockets).
+gc.set_threshold(5000, 10, 100)
