@@ -33,6 +33,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from play import conf, services, steplog
+from talu_site.pubsub_layer import EXCEPT
 
 log = logging.getLogger(__name__)
 
@@ -341,15 +342,16 @@ class GameConsumer(AsyncWebsocketConsumer):
                               if self.inline_ack else None)
 
     async def _broadcast(self, update: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
-        """``update`` to this client at once (``ack`` inside when given), then to everyone on
-        the game; this consumer will drop its own copy as already sent.
+        """``update`` to this client at once (``ack`` inside when given), then to everyone
+        else on the game: the pub/sub layer leaves this socket out (``EXCEPT``); a layer that
+        does not brings its copy back and this consumer drops it as already sent.
 
         Encoded once for every socket of the game: the layer carries the text and the version
         range, and a receiver decodes it only to trim what it already has; the events ride
         beside it for the other processes' engines (``game_update``)."""
         event = {"type": "game.update", "from_version": update["from_version"],
                  "version": update["version"], "text": _encode(update),
-                 "events": update["events"]}
+                 "events": update["events"], EXCEPT: self.channel_name}
         await self._deliver(event, ack=ack)
         await self._layer(self.channel_layer.group_send, group_name(self.game_id), event)
 

@@ -15,13 +15,24 @@ time, in arrival order: what a process publishes to one group (one shard) reache
 order it was published, as under the lock. The lock still guards what it was for: subscribing
 and unsubscribing on the shard's one subscribed connection.
 
+A group message is decoded once per process, not once per socket: channels-redis put the
+bytes in every member's queue and each socket decoded them again (an update is a few
+kilobytes and reaches every socket of a game). Each member still gets a dict of its own. And a
+group message may name one member that does not need it (``EXCEPT``, popped before delivery):
+a game's sender has already been given its own update, so its copy was delivered only to be
+dropped, one of the four deliveries of every step (BENCHMARKS.md, issue 7). Other layers (the
+in-memory one of the embedded defaults, channels-redis's) deliver it to that member too, with
+the key in it; the consumer drops its own update by version either way.
+
 Everything else (receiving, groups, serialisation, reconnection) is channels-redis's own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -29,6 +40,11 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
+
+log = logging.getLogger(__name__)
+
+# The key of a group message naming the one member it is not delivered to (module docstring).
+EXCEPT = "__except__"
 
 # Publishes per pipeline at most: a burst still goes in a few writes, and no single write holds
 # megabytes of updates (an update is a few kilobytes).
@@ -106,6 +122,32 @@ class PipelinedShardConnection(RedisSingleShardConnection):
                 pipe.publish(item.channel, item.message)
             await pipe.execute()
 
+    def _receive_message(self, message) -> None:
+        """channels-redis's delivery, but a group message decoded once for all its members
+        here, and not delivered to the member it names as ``EXCEPT``."""
+        if message is None:
+            return
+        name, data = message["channel"], message["data"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer = self.channel_layer
+        if name in layer.channels:  # a message to one channel: decoded by its receiver
+            layer.channels[name].put_nowait(data)
+            return
+        members = layer.groups.get(name)
+        if not members:
+            return
+        try:
+            decoded = layer.channel_layer.deserialize(data)
+        except Exception:  # not ours to crash on: this task receives for every socket
+            log.exception("a message to %s could not be decoded; dropped", name)
+            return
+        skip = decoded.pop(EXCEPT, None)
+        for channel in members:
+            queue = layer.channels.get(channel)
+            if queue is not None and channel != skip:
+                queue.put_nowait(decoded)
+
     async def flush(self) -> None:
         """Let what is already in the outbox go before the connections close."""
         if self._sender is not None:
@@ -122,7 +164,15 @@ class PipelinedLoopLayer(RedisPubSubLoopLayer):
 
 
 class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):
-    """``RedisPubSubChannelLayer`` with pipelined publishes; configured the same way."""
+    """``RedisPubSubChannelLayer`` with pipelined publishes and group messages decoded once
+    per process; configured the same way."""
+
+    def deserialize(self, message: bytes | dict[str, Any]) -> dict[str, Any]:
+        """A member's copy of a group message decoded already (``_receive_message``): its own
+        dict, as if it had decoded the bytes itself; or the bytes of a message to it alone."""
+        if isinstance(message, dict):
+            return dict(message)
+        return super().deserialize(message)
 
     def _get_layer(self) -> RedisPubSubLoopLayer:
         loop = asyncio.get_running_loop()
