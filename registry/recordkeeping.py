@@ -61,18 +61,20 @@ def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tu
 
 def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turns: list[str],
                   board: dict[str, list[str]], arbiter: list[dict]
-                  ) -> tuple[str, str, dict[str, Any]]:
+                  ) -> tuple[str, str, dict[str, Any], Any]:
     """The signed STSE of the game's one sitting (book 6.5.2.2, R31, R34): (YAML, hash, the
-    sealed document), from the parsed game entry (``read``).
+    sealed document, the records core's replay of the game), from the parsed game entry
+    (``read``).
 
     The records core checks the chain and replays the turns before building it. The document
-    is returned beside its text so that the slip is built from it, not from the text parsed
-    again: the site has just written that text, and reading a long game's YAML back was a
-    large part of the cost of ending a game (BENCHMARKS.md, issue 7)."""
-    doc = builders.next_session_entry(game_entry, [], place=place, time=start, turns=turns,
-                                      board=board, arbiter=arbiter)
+    and that replay are returned beside the text so that the slip is built from them
+    (``slip``), neither parsing the text again nor replaying the notation again: the site has
+    just written both, and each was a large part of the cost of ending a game (BENCHMARKS.md,
+    issue 7)."""
+    doc, replayed = builders.next_session_entry_replayed(
+        game_entry, [], place=place, time=start, turns=turns, board=board, arbiter=arbiter)
     doc = builders.seal(doc, body=_signer())
-    return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc
+    return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc, replayed
 
 
 def read(text: str) -> dict[str, Any]:
@@ -80,6 +82,8 @@ def read(text: str) -> dict[str, Any]:
     return yamlio.load_yaml(text)
 
 
-def slip(game_entry: Mapping[str, Any], session_entries: list[Mapping[str, Any]]) -> str:
-    """The STDGS (R35): game entry + sessions + the generated tally, from their documents."""
-    return slips.slip_yaml(game_entry, session_entries)
+def slip(game_entry: Mapping[str, Any], session_entries: list[Mapping[str, Any]],
+         replayed: Any = None) -> str:
+    """The STDGS (R35): game entry + sessions + the generated tally, from their documents
+    (and ``replayed``, the records core's replay of exactly these, from ``session_entry``)."""
+    return slips.slip_yaml(game_entry, session_entries, game=replayed)

@@ -116,7 +116,7 @@ def finish_game(game, engine) -> None:
 def write_final_records(archived: ArchivedGame, engine) -> None:
     stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     game_entry = recordkeeping.read(stge.content)
-    stse_text, stse_hash, stse = recordkeeping.session_entry(
+    stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
         game_entry=game_entry, place=settings.TALU_PLACE,
         start=int(archived.live.created.timestamp()), turns=engine.stgn_lines(),
         board=engine.board(), arbiter=[d.to_dict() for d in engine.arbiter],
@@ -125,7 +125,7 @@ def write_final_records(archived: ArchivedGame, engine) -> None:
                               content=stse_text, hash=stse_hash)
     GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=engine.stgn())
     GameRecord.objects.create(game=archived, kind=GameRecord.STDGS,
-                              content=recordkeeping.slip(game_entry, [stse]))
+                              content=recordkeeping.slip(game_entry, [stse], replayed))
 
 
 def record_links(game) -> list[dict[str, Any]]:

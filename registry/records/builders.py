@@ -218,6 +218,26 @@ def next_session_entry(
     and a given ``board`` must match it. Raises :class:`RecordError` when the earlier records
     or the new turns do not verify as one game (signatures are not checked here).
     """
+    return next_session_entry_replayed(game_entry, previous_sessions, place=place, time=time,
+                                       turns=turns, board=board, arbiter=arbiter,
+                                       created=created)[0]
+
+
+def next_session_entry_replayed(
+    game_entry: Mapping[str, Any],
+    previous_sessions: Sequence[Mapping[str, Any]],
+    *,
+    place: str,
+    time: int,
+    turns: Sequence[str],
+    board: Mapping[Any, Iterable[str] | str] | None = None,
+    arbiter: Sequence[Any] | None = None,
+    created: int | None = None,
+) -> tuple[dict[str, Any], Any]:
+    """``next_session_entry``, and the ``play.rules.Game`` its check replayed from the whole
+    chain, the new entry included: a slip derived from these entries once the new one is
+    sealed (its tail is all that changes) is built on it (``build_slip(game=...)``) rather
+    than on a second replay of the notation, the largest part of a slip's cost (issue 7)."""
     from .verify import check_game_docs  # local: verify imports this module's helpers
 
     previous = sorted(previous_sessions, key=lambda d: d["session"]["id"])
@@ -243,7 +263,7 @@ def next_session_entry(
     result = check_game_docs(game_entry, [*previous, probe], check_signatures=False)
     if result.faults:
         raise RecordError(result.faults)
-    return doc
+    return doc, result.game
 
 
 def _replay_board(

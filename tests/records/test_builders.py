@@ -172,3 +172,20 @@ def test_write_entry_checks_signatures_when_given_a_keyring(real_game, gpg_keys,
 def test_board_text_sorts_by_file_then_rank():
     assert builders.board_text(["c10", "C2", "A12", "A3"]) == "A3 A12 C2 C10"
     assert builders.board_text("") == ""
+
+
+def test_the_replay_of_a_new_session_derives_the_slip_a_second_check_would(entry, lines):
+    """The site seals the entry it built and derives the slip on the replay the build's check
+    made (issue 7: not a second replay of the whole notation); it is the same slip."""
+    from registry.records.slip import build_slip
+
+    s1 = builders.seal(builders.next_session_entry(entry, [], place="P", time=1,
+                                                   turns=lines[:8], created=2))
+    doc, replayed = builders.next_session_entry_replayed(entry, [s1], place="P", time=3,
+                                                         turns=lines[8:], created=4)
+    s2 = builders.seal(doc)
+    assert replayed.stgn_lines()[:len(lines)] == lines
+    assert (build_slip(entry, [s1, s2], generated_at=0, game=replayed)
+            == build_slip(entry, [s1, s2], generated_at=0))
+    assert builders.next_session_entry(entry, [s1], place="P", time=3, turns=lines[8:],
+                                       created=4) == doc

@@ -1,6 +1,8 @@
 """The step that ends a game, sent on the websocket: stored with its records in one transaction
 by the locked path, played on the engine this process already holds rather than on a replay of
-the whole game (a game's end was the most expensive step of all under load, issue 7)."""
+the whole game, and its notation replayed once by the records core, not once for the session
+entry and again for the slip (a game's end was the most expensive step of all under load,
+issue 7)."""
 
 import copy
 import random
@@ -8,7 +10,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from play import services, steplog
+from play import rules, services, steplog
 from play.models import Game, GameEvent
 from play.rules import Game as Engine
 from play.rules import Step
@@ -53,6 +55,10 @@ async def test_the_last_step_is_stored_with_its_records_without_a_replay(
         return real_replay(*args, **kwargs)
 
     monkeypatch.setattr(services, "replay", counting_replay)
+    readings = []  # the records core's replays of the notation (registry.records.verify)
+    real_read = rules.read_stgn
+    monkeypatch.setattr(rules, "read_stgn",
+                        lambda *a, **k: readings.append(a) or real_read(*a, **k))
     a, _, first = await connect(game, await database_sync_to_async(cookies)(mover))
     assert first["version"] == version
     try:
@@ -70,6 +76,7 @@ async def test_the_last_step_is_stored_with_its_records_without_a_replay(
         if steplog.available():
             await steplog.close_async()
     assert replays == []  # the engine of the game's last position, not a replay of its log
+    assert len(readings) == 1  # the session entry's check; the slip is derived from its replay
     row = await Game.objects.aget(pk=game.pk)
     assert (row.status, row.version) == (Game.FINISHED, version + 1)
     assert await GameEvent.objects.filter(game=game, seq="last").acount() == 1
