@@ -504,7 +504,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=text)
+            # What ``send(text_data=...)`` does, without its two wrapping coroutines: this is
+            # every frame of every socket of every game.
+            await self.base_send({"type": "websocket.send", "text": text})
         except Exception as err:
             # The client closed while we were sending (a crowd leaving at once, a broadcast
             # racing a disconnect): nothing to tell it any more, and its disconnect event

@@ -624,7 +624,7 @@ def sync(game_uuid, last_version: int | None = None) -> dict[str, Any] | None:
     With ``last_version`` the events after it (a client that saw a gap); without, none (a
     fresh client draws from ``state``). The state includes the turn in progress.
     """
-    game = Game.objects.filter(uuid=game_uuid).select_related("player_i", "player_o").first()
+    game = Game.objects.filter(uuid=game_uuid).first()
     if game is None:
         return None
     return _update_for(game, last_version)
@@ -677,8 +677,8 @@ def open_socket(game_uuid, channel_name: str, user, server: str = "",
 
     The caller joins the socket's group first, so that a step stored after this read still
     reaches it (it waits in the socket's queue until this update is sent)."""
-    try:  # not ``first()``: its ORDER BY was a third of compiling the query
-        game = Game.objects.select_related("player_i", "player_o").get(uuid=game_uuid)
+    try:  # not ``first()``: its ORDER BY was a third of compiling the query; and no join of
+        game = Game.objects.get(uuid=game_uuid)  # the accounts: only their ids are read
     except Game.DoesNotExist:
         return None
     side, count = _register(game, channel_name, user, server)
