@@ -99,3 +99,20 @@ def test_the_senders_round_trip_is_counted_once_either_way(bench, ack_inside):
     assert slot.seen[0] == 1 and slot.deliveries[0].lost(1) == 0
     # The state was kept raw; the player to move reads it decoded.
     assert slot.current_state() == {"side_to_move": "I"} and not slot.finished()
+
+
+def _phase(*levels: tuple[float, float]) -> dict:
+    return {"levels": [{"offered": o, "per_s": d, "p99_ms": 5.0} for o, d in levels]}
+
+
+def test_a_side_that_kept_up_with_the_top_level_is_not_called_saturated(bench):
+    """Its best figure is then only a lower bound, and a ratio against it an upper bound: the
+    report says so instead of passing it off as the target's figure."""
+    cfg = {"relay_fixed": _phase((200, 200)), "relay_ramp": _phase((1000, 1000), (2000, 1990)),
+           "stack_fixed": _phase((200, 200)), "stack_ramp": _phase((1000, 990), (2000, 900))}
+    relay, stack = bench.saturation(cfg, "relay"), bench.saturation(cfg, "stack")
+    assert (relay["per_s"], relay["saturated"]) == (1990, False)
+    assert (stack["per_s"], stack["saturated"]) == (990, True)
+    cfg["relay_ramp"] = _phase((1000, 1000), (2000, 800))  # fell back: saturated at 1,000
+    assert bench.saturation(cfg, "relay") | {"p99_ms": 0} == {
+        "per_s": 1000, "offered": 1000, "p99_ms": 0, "saturated": True}
