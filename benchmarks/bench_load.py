@@ -80,8 +80,8 @@ from tests.cluster.harness import Cluster, ClusterUnavailable  # noqa: E402
 
 CONNECT_TIMEOUT = 30
 # Replacement games made before each stack phase, per slot: the fixed phase ends almost none,
-# the ramp up to about one and a half per slot (BENCHMARKS.md).
-SPARES = {"stack_fixed": 1, "stack_ramp": 3}
+# the ramp to 2,800/s up to about four per slot (BENCHMARKS.md).
+SPARES = {"stack_fixed": 1, "stack_ramp": 5}
 # Seconds to wait at the end of a phase for every receiver to have every version before the
 # missing ones count as lost: longer than the game sockets' heartbeat (20 s), which is what
 # delivers a step whose broadcast the channel layer dropped when no later step follows it.
