@@ -203,24 +203,18 @@ def _sealed_hash(doc: Mapping[str, Any], what: str) -> str:
 def next_session_entry(
     game_entry: Mapping[str, Any],
     previous_sessions: Sequence[Mapping[str, Any]],
-    *,
-    place: str,
-    time: int,
-    turns: Sequence[str],
-    board: Mapping[Any, Iterable[str] | str] | None = None,
-    arbiter: Sequence[Any] | None = None,
-    created: int | None = None,
+    **fields: Any,
 ) -> dict[str, Any]:
     """The next unsealed STSE of a game: id, ``game_id`` and ``previous_hash`` from the chain.
 
-    ``game_entry`` and ``previous_sessions`` (in any order) must be sealed. The new turns are
-    replayed after the earlier sessions' turns; ``board`` defaults to the position they reach,
-    and a given ``board`` must match it. Raises :class:`RecordError` when the earlier records
-    or the new turns do not verify as one game (signatures are not checked here).
+    The keywords are ``next_session_entry_replayed``'s (``place``, ``time``, ``turns``, and
+    ``board``, ``arbiter``, ``created`` if given). ``game_entry`` and ``previous_sessions`` (in
+    any order) must be sealed. The new turns are replayed after the earlier sessions' turns;
+    ``board`` defaults to the position they reach, and a given ``board`` must match it. Raises
+    :class:`RecordError` when the earlier records or the new turns do not verify as one game
+    (signatures are not checked here).
     """
-    return next_session_entry_replayed(game_entry, previous_sessions, place=place, time=time,
-                                       turns=turns, board=board, arbiter=arbiter,
-                                       created=created)[0]
+    return next_session_entry_replayed(game_entry, previous_sessions, **fields)[0]
 
 
 def next_session_entry_replayed(
