@@ -25,6 +25,7 @@ import contextlib
 import os
 import re
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +122,28 @@ class Keyring:
                     return info
         kind = "secret key" if secret else "key"
         raise KeyringError(f"no {kind} {key} in keyring {self.path}")
+
+
+_shared: dict[str, Keyring] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_keyring(path: str | os.PathLike[str]) -> Keyring:
+    """The process's one :class:`Keyring` for an existing directory, made on first use.
+
+    python-gnupg runs ``gpg --version`` whenever a wrapper is made, so a signer that made its
+    keyring afresh for every signature ran one gpg process more per record than signing needs
+    (a live game's start and end each sign one, BENCHMARKS.md, issue 7). The wrapper holds
+    nothing but the directory and gpg's version, and every call starts its own gpg process, so
+    threads can share it."""
+    key = os.path.abspath(os.fspath(path))
+    with _shared_lock:
+        ring = _shared.get(key)
+    if ring is None:
+        ring = Keyring(key)  # raises for a missing directory, which is then not remembered
+        with _shared_lock:
+            ring = _shared.setdefault(key, ring)
+    return ring
 
 
 def _check_text(value: str, what: str, forbidden: str = "<>()") -> str:

@@ -33,9 +33,10 @@ import binascii
 import os
 import re
 import tempfile
+import threading
 from dataclasses import dataclass
 
-from .keys import Keyring, KeyringError, key_id_of
+from .keys import KeyInfo, Keyring, KeyringError, key_id_of, shared_keyring
 
 _NEWSIG = re.compile(r"^\[GNUPG:\] NEWSIG\b", re.M)
 
@@ -50,7 +51,8 @@ class Signer:
     registrar_id: str | None = None
 
     def ring(self) -> Keyring:
-        return self.keyring if isinstance(self.keyring, Keyring) else Keyring(self.keyring)
+        return (self.keyring if isinstance(self.keyring, Keyring)
+                else shared_keyring(self.keyring))
 
 
 @dataclass(frozen=True)
@@ -62,20 +64,44 @@ class SignatureCheck:
     fingerprint: str | None = None  # the signing key's primary fingerprint when known
 
 
+_signing_keys: dict[tuple[str, str], KeyInfo] = {}  # (keyring, key as named) -> the key
+_signing_keys_lock = threading.Lock()
+
+
+def _signing_key(ring: Keyring, key: str) -> KeyInfo:
+    """The secret key ``key`` names in ``ring``, looked up once per process: listing the secret
+    keys is a gpg process of its own, and the site signs with one key for every game's records
+    (BENCHMARKS.md, issue 7). ``sign_hash`` forgets it when signing with it fails."""
+    name = (str(ring.path), key)
+    with _signing_keys_lock:
+        info = _signing_keys.get(name)
+    if info is None:
+        info = ring.find(key, secret=True)
+        with _signing_keys_lock:
+            _signing_keys[name] = info
+    return info
+
+
 def sign_hash(signer: Signer, hash_text: str) -> tuple[str, str]:
     """Sign the UTF-8 bytes of ``hash_text``; return ``(key_id, base64 signature)``.
 
     Raises :class:`~registry.records.keys.KeyringError` when the key is missing or gpg fails.
     The new signature is checked before it is returned.
+
+    Two gpg processes: the signature and its check (the keyring's wrapper and the key are the
+    process's, ``shared_keyring`` and ``_signing_key``).
     """
     ring = signer.ring()
-    info = ring.find(signer.key, secret=True)
+    info = _signing_key(ring, signer.key)
     data = hash_text.encode("utf-8")
     # --local-user fails when the key is missing (--default-key would fall back to another key).
     result = ring.gpg.sign(data, keyid=None, detach=True, binary=True, clearsign=False,
                            extra_args=["--local-user", info.fingerprint])
     raw = bytes(result.data or b"")
     if not raw or not getattr(result, "fingerprint", None):
+        with _signing_keys_lock:  # the key may have gone since it was looked up: look again,
+            _signing_keys.pop((str(ring.path), signer.key), None)  # and say so if it has
+        ring.find(signer.key, secret=True)
         detail = (getattr(result, "stderr", "") or "").strip().splitlines()[-1:] or ["no detail"]
         raise KeyringError(f"gpg could not sign with {info.key_id}: {detail[0]}")
     check = verify_bytes(ring, data, raw)
