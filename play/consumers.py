@@ -322,7 +322,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "code": "spectator", "reason": "spectators cannot play steps",
                                   "version": self.sent_version})
             return
-        held = services.take_held(self.game_id, self.user, kind, msg.get("step"),
+        held = services.take_held(self.game_id, self.side, kind, msg.get("step"),
                                   msg.get("version"), seq)
         result = await self._store_held(held) if held is not None and not held.final else None
         if result is None:

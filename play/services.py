@@ -274,7 +274,8 @@ def submit(game_uuid, user, action: str, *, step: Any = None, version: Any = Non
     seq = None if seq is None else str(seq)
     try:
         if held is None:
-            held = take_held(game_uuid, user, action, step, version, seq)
+            held = take_held(game_uuid, _cached_side(game_uuid, user), action, step, version,
+                             seq)
             if held is not None and not held.final:
                 if steplog.append(held.game.pk, held.from_version, held.events, held.stgn):
                     return stored(held)
@@ -408,10 +409,15 @@ class Held:
     final: bool = False  # the step ended the game: ``submit`` stores it, with the records
 
 
-def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
+def take_held(game_uuid, side: str | None, action: str, step_data: Any, version: Any,
               seq: Any) -> Held | None:
-    """Play the usual step on the engine this process holds, touching no database; or None:
-    take the locked path (``submit``).
+    """Play the usual step of the player of ``side`` on the engine this process holds,
+    touching no database; or None: take the locked path (``submit``).
+
+    ``side`` is the sender's side in the game (None: not a player), which the websocket
+    consumer knows from the moment its socket opened: asking the socket's user again for every
+    step was a lazily read object's proxies, about a fortieth of a loaded server's time
+    (BENCHMARKS.md, issue 7). The locked path asks the game row itself.
 
     Taken only when the engine is held at exactly the version the client names and the step
     is legal. Anything else (a refusal to word, a duplicate or stale message, a game this
@@ -425,10 +431,11 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
         return None
     if isinstance(version, bool) or not isinstance(version, int) or not _plain_seq(seq):
         return None
+    if side not in ("I", "O"):
+        return None
     with _cache_lock:
         row = _rows.get(str(game_uuid))
-        side = row.side_of(user) if row is not None else None
-        hit = _cache.get(row.pk) if side is not None else None
+        hit = _cache.get(row.pk) if row is not None else None
         players = _players_cache.get(row.pk) if hit is not None else None
         if hit is None or hit[0] != version or players is None:
             return None
@@ -443,7 +450,7 @@ def take_held(game_uuid, user, action: str, step_data: Any, version: Any,
         return None                        # words it
     except Exception:  # not a refusal the rules core words: drop the engine, let the locked
         return None    # path (which replays from the log) answer it
-    players = {side: dict(p) for side, p in players.items()}
+    players = {s: dict(p) for s, p in players.items()}
     if engine.outcome is not None:  # the last step: the locked path writes it and the records
         return Held(row, engine, version, events, None, players, final=True)
     stgn = engine.stgn() if len(engine.turns) != turns_before else None
@@ -493,6 +500,13 @@ def stored(held: Held) -> Result:
     return Result(ok=True, code="applied", version=version, seq=held.events[0].seq,
                   events=[e.as_message() for e in held.events], from_version=held.from_version,
                   state=state, game=game_meta(held.game, held.players, version=version))
+
+
+def _cached_side(game_uuid, user) -> str | None:
+    """``user``'s side in a live game this process holds, or None (then: the locked path)."""
+    with _cache_lock:
+        row = _rows.get(str(game_uuid))
+    return row.side_of(user) if row is not None else None
 
 
 class _NotYourTurn(IllegalStepError):

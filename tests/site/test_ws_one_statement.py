@@ -94,3 +94,30 @@ async def test_a_step_stored_as_the_connection_broke_is_announced(game, players,
     else:  # SQLite: no one-statement write to break; the locked path applies it
         assert ack == {"type": "ack", "seq": "s2", "version": 2}
     assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 2
+
+
+async def test_usual_steps_do_not_ask_the_socket_who_its_user_is(game, players, cookies,
+                                                                 monkeypatch):
+    """The socket's side is known from its opening; a step on the one-statement path does not
+    look the user up again (a lazily read object behind proxies, every step of every game)."""
+    from play.models import Game
+
+    alice, _, _ = players
+    asked = []
+    real_side_of = Game.side_of
+    monkeypatch.setattr(Game, "side_of",
+                        lambda self, user: asked.append(user) or real_side_of(self, user))
+    a, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
+    asked.clear()  # the socket's opening asks, once
+    try:
+        for msg in (step("A2", "A3", 0, "s1"), step("A3", "A4", 1, "s2")):
+            await a.send_json_to(msg)
+            assert (await receive(a, "ack", "rejected"))["type"] == "ack"
+    finally:
+        await a.disconnect()
+        if steplog.available():
+            await steplog.close_async()
+    if steplog.available():
+        assert asked == []
+    else:  # SQLite: every step takes the locked path, which reads the locked row's players
+        assert len(asked) >= 2
