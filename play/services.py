@@ -27,7 +27,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from play import conf, steplog
+from play import conf, presence_sql, steplog
 from play.models import Challenge, Game, GameEvent, NewEvent, Watcher
 from play.rules import Game as Engine
 from play.rules import GameOverError, IllegalStepError, Side, Step, StepFormatError, TaluError
@@ -700,13 +700,18 @@ def open_socket(game_uuid, channel_name: str, user, server: str = "",
 
 
 def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | None, int]:
-    """The socket's presence row (one upsert) and the count. Stale rows are swept by the
-    heartbeats (``touch``), not here: counts ignore them anyway, and a statement less per
-    socket opened is a few less per game's end (BENCHMARKS.md, issue 7)."""
+    """The socket's presence row (one upsert) and the count: on PostgreSQL one statement
+    (``play.presence_sql``). Stale rows are swept by the heartbeats (``touch``), not here:
+    counts ignore them anyway, and a statement less per socket opened is a few less per
+    game's end (BENCHMARKS.md, issue 7)."""
     side = game.side_of(user)
+    role = "player" if side else "spectator"
+    now = timezone.now()
+    if steplog.available():
+        return side, presence_sql.register(channel_name, game.pk, role, server, now,
+                                           now - timedelta(seconds=conf.stale_after()))
     Watcher.objects.bulk_create(
-        [Watcher(channel_name=channel_name, game=game, role="player" if side else "spectator",
-                 server=server, seen=timezone.now())],
+        [Watcher(channel_name=channel_name, game=game, role=role, server=server, seen=now)],
         update_conflicts=True, unique_fields=["channel_name"],
         update_fields=["game", "role", "server", "seen"])
     return side, spectator_count(game.pk)
@@ -763,7 +768,11 @@ def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[i
 
 def leave(channel_name: str, game_pk: int, spectator: bool) -> int | None:
     """Unregister a closed socket of game ``game_pk``: the game's new spectator count when a
-    spectator left, None when a player did (the count is unchanged, nobody need be told)."""
+    spectator left, None when a player did (the count is unchanged, nobody need be told).
+    One statement on PostgreSQL (``play.presence_sql``)."""
+    if steplog.available():
+        return presence_sql.unregister(channel_name, game_pk,
+                                       _stale_cutoff() if spectator else None)
     Watcher.objects.filter(channel_name=channel_name).delete()
     return spectator_count(game_pk) if spectator else None
 

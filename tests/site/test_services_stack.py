@@ -22,7 +22,8 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
                 stack.relative(HERE / "test_sync_consistency.py"),
                 stack.relative(HERE / "test_steplog.py"),
                 stack.relative(HERE / "test_steplog_batch.py"),
-                stack.relative(HERE / "test_presence_heartbeat.py")]
+                stack.relative(HERE / "test_presence_heartbeat.py"),
+                stack.relative(HERE / "test_presence_counts.py")]
     stack.run_child(STACK, modules, caller=f"{me}::test_websocket_suite_on_postgresql_and_redis",
                     keyring=tmp_path / "keyring", redis=True, timeout=600)
 
