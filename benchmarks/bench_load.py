@@ -98,10 +98,14 @@ def setup_django() -> None:
 
 
 def session_cookie(user) -> str:
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    """A logged-in session of ``user`` in the site's session store (the cache in front of the
+    database too, when the site has one), as a login would make it."""
+    from importlib import import_module
 
-    s = SessionStore()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    s = import_module(settings.SESSION_ENGINE).SessionStore()
     s[SESSION_KEY] = str(user.pk)
     s[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     s[HASH_SESSION_KEY] = user.get_session_auth_hash()

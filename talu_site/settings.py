@@ -139,6 +139,12 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("TALU_CACHE_PREFIX", "talu-cache"),
         }
     }
+    # Sessions read from that cache, written through to the database (Django's cached_db):
+    # every page and every websocket opened reads its session, and a game's end opens four
+    # sockets (BENCHMARKS.md, issue 7). A logout or a flushed session leaves the shared cache
+    # too, so no process goes on trusting it. Without Redis each process would have a cache of
+    # its own, which a logout elsewhere would not reach: plain database sessions then.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -12,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ("import django, json; django.setup(); from django.conf import settings as s; "
         "print(json.dumps([s.DATABASES['default']['ENGINE'], "
-        "s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG, s.CACHES['default']['BACKEND']]))")
+        "s.CHANNEL_LAYERS['default']['BACKEND'], s.DEBUG, s.CACHES['default']['BACKEND'], "
+        "s.SESSION_ENGINE]))")
 
 
 def run(**env_over: str) -> subprocess.CompletedProcess:
@@ -28,6 +29,8 @@ def test_embedded_defaults():
     assert out.returncode == 0, out.stderr
     assert "sqlite3" in out.stdout and "InMemoryChannelLayer" in out.stdout
     assert "LocMemCache" in out.stdout
+    # A process's own cache would not hear of a logout in another: sessions in the database.
+    assert "backends.db" in out.stdout and "cached_db" not in out.stdout
 
 
 def test_real_services_when_set():
@@ -36,6 +39,7 @@ def test_real_services_when_set():
     assert "postgresql" in out.stdout and "PipelinedPubSubChannelLayer" in out.stdout
     # One cache for every process: the API's throttle budget is not multiplied by processes.
     assert "RedisCache" in out.stdout
+    assert "cached_db" in out.stdout  # sessions read from that shared cache
 
 
 @pytest.mark.parametrize("env, needle", [
