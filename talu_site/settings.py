@@ -134,7 +134,8 @@ CHANNEL_LAYERS = channel_layers()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, one connection pool per process (talu_site/cache.py).
+            "BACKEND": "talu_site.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("TALU_CACHE_PREFIX", "talu-cache"),
         }
