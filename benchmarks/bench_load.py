@@ -277,31 +277,50 @@ async def open_socket(base: str, path: str, cookie: str = ""):
 
 def choose_step(state: dict[str, Any], rng: random.Random) -> tuple[str, dict | None]:
     """A legal step from the server's state: captures preferred (honor captures first), chains
-    closed, now and then an early end; never a pass, so games finish by play."""
-    steps = state["legal_steps"]
-    caps = [s for s in steps if s["kind"] == "capture"]
-    honor = set(state.get("honor_targets") or [])
-    hcaps = [s for s in caps if s["to"] in honor]
+    closed, now and then an early end; never a pass, so games finish by play.
+
+    One pass over the legal steps, and the forward moves sorted out only when a forward move
+    is wanted: the player to move runs this for every step, on the two cores the servers
+    share (BENCHMARKS.md, issue 7)."""
+    honor = state.get("honor_targets") or ()
+    caps: list[dict] = []
+    hcaps: list[dict] = []
+    closers: list[dict] = []
+    moves: list[dict] = []
+    can_end = False
+    for s in state["legal_steps"]:
+        kind = s["kind"]
+        if kind == "move":
+            moves.append(s)
+        elif kind == "capture":
+            caps.append(s)
+            if s["to"] in honor:
+                hcaps.append(s)
+        elif kind == "exit" or kind == "stay":
+            closers.append(s)
+        elif kind == "end":
+            can_end = True
     if hcaps:
         return "step", rng.choice(hcaps)
     if caps and rng.random() < 0.7:
         return "step", rng.choice(caps)
-    closers = [s for s in steps if s["kind"] in ("exit", "stay")]
-    moves = [s for s in steps if s["kind"] == "move"]
     if closers and not moves:
         return "step", rng.choice(closers)
-    if state["steps_used"] and rng.random() < 0.1 and any(s["kind"] == "end" for s in steps):
+    if state["steps_used"] and can_end and rng.random() < 0.1:
         return "end", None
-    forward = 1 if state["side_to_move"] == "I" else -1
-    fwd = [s for s in moves if (int(s["to"][1:]) - int(s["from"][1:])) * forward > 0]
-    if fwd and rng.random() < 0.3:
-        return "step", rng.choice(fwd)
     if moves:
+        if rng.random() < 0.3:
+            ahead = 1 if state["side_to_move"] == "I" else -1  # I moves up the ranks
+            fwd = [s for s in moves if (int(s["to"][1:]) - int(s["from"][1:])) * ahead > 0]
+            if fwd:
+                return "step", rng.choice(fwd)
         return "step", rng.choice(moves)
-    others = [s for s in steps if s["kind"] not in ("pass",)]
+    others: list[dict | None] = [*caps, *closers]  # no move: what is left (None: the end)
+    if can_end:
+        others.append(None)
     if others:
         s = rng.choice(others)
-        return ("end", None) if s["kind"] == "end" else ("step", s)
+        return ("end", None) if s is None else ("step", s)
     return "pass", None
 
 
@@ -371,19 +390,15 @@ class GameSlot:
         self.shown = [asyncio.Event(), asyncio.Event()]
 
     async def open(self) -> None:
-        self.sockets, self.deliveries, self.sent_at, self.ack_at = [], [], {}, {}
-        for k, cookie in enumerate(self.spec["cookies"]):
-            base = self.bases[(self.spec["index"] + k) % len(self.bases)]
-            ws = await open_socket(base, f"/ws/game/{self.uuid}/?ack=inline", cookie)
-            first = None
-            while first is None:
-                msg = orjson.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))
-                if msg["type"] == "update":
-                    first = msg
-                elif msg["type"] == "error":
-                    raise RuntimeError(f"game socket refused: {msg}")
-            self.sockets.append(ws)
-            self.deliveries.append(Delivery(first["version"]))
+        """The game's sockets, opened together: each is a different person (two players, the
+        spectators) arriving at the game on their own, as they do when a finished game is
+        replaced, not one after the other."""
+        self.sent_at, self.ack_at = {}, {}
+        opened = await asyncio.gather(*(self._open_one(k, cookie)
+                                        for k, cookie in enumerate(self.spec["cookies"])))
+        self.sockets = [ws for ws, _ in opened]
+        self.deliveries = [Delivery(first["version"]) for _, first in opened]
+        for k, (_, first) in enumerate(opened):
             if k < 2:
                 self.seen[k] = first["version"]
             if first["version"] >= self.version:
@@ -391,12 +406,22 @@ class GameSlot:
         self.last = self.version
         self.readers = [asyncio.create_task(self.read(k, ws)) for k, ws in enumerate(self.sockets)]
 
+    async def _open_one(self, k: int, cookie: str) -> tuple[Any, dict[str, Any]]:
+        """Socket ``k`` and the first update on it."""
+        base = self.bases[(self.spec["index"] + k) % len(self.bases)]
+        ws = await open_socket(base, f"/ws/game/{self.uuid}/?ack=inline", cookie)
+        while True:
+            msg = orjson.loads(await asyncio.wait_for(ws.recv(), CONNECT_TIMEOUT))
+            if msg["type"] == "update":
+                return ws, msg
+            if msg["type"] == "error":
+                raise RuntimeError(f"game socket refused: {msg}")
+
     async def close(self) -> None:
         self.totals.add(self.deliveries, self.last)
         for t in self.readers:
             t.cancel()
-        for ws in self.sockets:
-            await ws.close()
+        await asyncio.gather(*(ws.close() for ws in self.sockets))  # each leaves on its own
 
     async def read(self, k: int, ws) -> None:
         stats_of = self.window
@@ -473,7 +498,8 @@ class GameSlot:
         # a spectator's socket first, on another server process).
         while self.seen[k] < self.version:
             self.shown[k].clear()
-            await asyncio.wait_for(self.shown[k].wait(), 30)
+            async with asyncio.timeout(30):  # one timer, not wait_for's task and callbacks
+                await self.shown[k].wait()
         action, step = choose_step(state, self.rng)
         self.seq += 1
         seq = f"{self.nonce}-{self.seq}"  # unique per game and player across phases
@@ -490,7 +516,8 @@ class GameSlot:
         if self.window.counts(t):
             self.window.stats.sent += 1
         await self.sockets[k].send(orjson.dumps(msg).decode())  # a text frame, as a browser
-        ok = await asyncio.wait_for(self.waiter, 30)
+        async with asyncio.timeout(30):
+            ok = await self.waiter
         if not ok:  # refused (stale, busy): resynchronise before the next step
             await self.sockets[k].send(
                 orjson.dumps({"type": "sync", "last_version": self.version}).decode())
@@ -599,7 +626,8 @@ class RelaySlot:
         # A payload of the size of a small game update's header, so framing costs are alike.
         await self.sockets[0].send(
             orjson.dumps({"type": "relay", "n": self.n, "pad": "x" * 64}).decode())
-        await asyncio.wait_for(self.waiter, 30)
+        async with asyncio.timeout(30):
+            await self.waiter
 
     def finished(self) -> bool:
         return False
