@@ -1,4 +1,4 @@
-"""benchmarks/bench_load.py loaded as a module, for the tests of its accounting and set-up."""
+"""A script of benchmarks/ (bench_load.py unless named) loaded as a module, for its tests."""
 
 from __future__ import annotations
 
@@ -8,18 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_load.py"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def module() -> Iterator[ModuleType]:
+def module(name: str = "bench_load") -> Iterator[ModuleType]:
     """The module, for a fixture to ``yield from``; registered in ``sys.modules`` meanwhile,
-    as importlib's recipe says (msgspec resolves the annotations of the client's frame types
-    through it)."""
-    spec = importlib.util.spec_from_file_location("bench_load", PATH)
+    as importlib's recipe says (msgspec and dataclasses resolve annotations through it)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     loaded = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = loaded
+    sys.modules[name] = loaded
     try:
         spec.loader.exec_module(loaded)
         yield loaded
     finally:
-        sys.modules.pop("bench_load", None)
+        sys.modules.pop(name, None)
