@@ -9,10 +9,11 @@ a test lowers them (``test_throttling``), and the throttle counters are cleared 
 from __future__ import annotations
 
 import os
-import tempfile
+
+from tests.keyring import session_keyring
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
-os.environ.setdefault("TALU_KEYRING", tempfile.mkdtemp(prefix="talu-test-keyring-"))
+os.environ["TALU_KEYRING"] = session_keyring()
 
 import django
 import pytest

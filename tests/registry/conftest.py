@@ -8,12 +8,13 @@ affiliated bodies' signing keys, made once per test session (gpg key generation 
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.keyring import session_keyring
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
-os.environ.setdefault("TALU_KEYRING", tempfile.mkdtemp(prefix="talu-test-keyring-"))
+os.environ["TALU_KEYRING"] = session_keyring()
 
 import django
 import pytest

@@ -8,11 +8,12 @@ The same tests run on the embedded defaults (SQLite, in-memory channel layer) an
 from __future__ import annotations
 
 import os
-import tempfile
+
+from tests.keyring import session_keyring
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
-# One throw-away keyring per test session: the site's signing key is made there once.
-os.environ.setdefault("TALU_KEYRING", tempfile.mkdtemp(prefix="talu-test-keyring-"))
+# One throw-away keyring per test process: the site's signing key is made there once.
+os.environ["TALU_KEYRING"] = session_keyring()
 
 import django
 import pytest

@@ -1,0 +1,33 @@
+"""The test processes' throw-away keyring (tests/keyring.py) is gone when the process ends, and
+one set from outside (a parent pytest's, a developer's) is used as it is and left alone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ("from tests.keyring import session_keyring; import pathlib; p = session_keyring(); "
+          "assert pathlib.Path(p).is_dir(); assert session_keyring() == p; print(p)")
+
+
+def _run(env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True, timeout=60)
+    return done.stdout.strip()
+
+
+def test_made_keyring_is_removed_at_exit():
+    env = {k: v for k, v in os.environ.items() if k != "TALU_KEYRING"}
+    path = _run(env)
+    assert Path(path).name.startswith("talu-test-keyring-")
+    assert not Path(path).exists()
+
+
+def test_given_keyring_is_kept(tmp_path):
+    given = tmp_path / "ring"
+    given.mkdir()
+    assert _run({**os.environ, "TALU_KEYRING": str(given)}) == str(given)
+    assert given.is_dir()
