@@ -16,12 +16,14 @@ from registry.records import keys
 
 
 def session_keyring() -> str:
-    """``TALU_KEYRING``, made (and registered for removal) only if nobody set it."""
-    if not os.environ.get("TALU_KEYRING"):
-        path = tempfile.mkdtemp(prefix="talu-test-keyring-")
-        os.environ["TALU_KEYRING"] = path
-        atexit.register(_remove, path)
-    return os.environ["TALU_KEYRING"]
+    """The keyring for ``TALU_KEYRING``: the one already set (a parent pytest's, a developer's),
+    else a new directory, registered for removal. The caller sets the variable."""
+    given = os.environ.get("TALU_KEYRING")
+    if given:
+        return given
+    path = tempfile.mkdtemp(prefix="talu-test-keyring-")
+    atexit.register(_remove, path)
+    return path
 
 
 def _remove(path: str) -> None:

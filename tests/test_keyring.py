@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ("from tests.keyring import session_keyring; import pathlib; p = session_keyring(); "
+# What the conftests do, then a second conftest's turn: it must get the same directory.
+SCRIPT = ("import os, pathlib; from tests.keyring import session_keyring; "
+          "os.environ['TALU_KEYRING'] = p = session_keyring(); "
           "assert pathlib.Path(p).is_dir(); assert session_keyring() == p; print(p)")
 
 
