@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isdir(args.dir) or not os.access(args.dir, os.W_OK):
         print(f"bench_disk_flush: cannot write in {args.dir!r}", file=sys.stderr)
         return 2
+    if not args.seconds > 0:
+        print(f"bench_disk_flush: --seconds must be more than 0, not {args.seconds}",
+              file=sys.stderr)
+        return 2
     print(report(measure(args.dir, args.seconds)))
     return 0
 

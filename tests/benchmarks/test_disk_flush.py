@@ -34,3 +34,8 @@ def test_unwritable_directory_is_a_clear_error(bench, tmp_path, capsys):
     missing = tmp_path / "nowhere"
     assert bench.main(["--dir", str(missing), "--seconds", "0.1"]) == 2
     assert f"cannot write in {str(missing)!r}" in capsys.readouterr().err
+
+
+def test_no_duration_is_a_clear_error(bench, tmp_path, capsys):
+    assert bench.main(["--dir", str(tmp_path), "--seconds", "0"]) == 2
+    assert "--seconds must be more than 0, not 0.0" in capsys.readouterr().err
