@@ -117,7 +117,7 @@ def make_slots(n: int, spectators: int, tag: str) -> list[dict[str, Any]]:
     """``n`` pairs of players (and shared spectator accounts), each with a session and a game."""
     from django.contrib.auth import get_user_model
 
-    from play import services
+    from play.lifecycle import start_game
 
     User = get_user_model()
 
@@ -131,7 +131,7 @@ def make_slots(n: int, spectators: int, tag: str) -> list[dict[str, Any]]:
     slots = []
     for i in range(n):
         pi, po = user(f"{tag}-{i}-i"), user(f"{tag}-{i}-o")
-        game = services.start_game(pi, po, variant="standard", rated=False)
+        game = start_game(pi, po, variant="standard", rated=False)
         slots.append({"index": i, "players": [pi.pk, po.pk],
                       "cookies": [session_cookie(pi), session_cookie(po), *watchers],
                       "game": str(game.uuid)})
@@ -153,35 +153,36 @@ def new_game(player_pks: list[int]) -> str:
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections
 
-    from play import services
+    from play.lifecycle import start_game
 
     close_old_connections()
     User = get_user_model()
     pi, po = User.objects.get(pk=player_pks[0]), User.objects.get(pk=player_pks[1])
-    return str(services.start_game(pi, po, variant="standard", rated=False).uuid)
+    return str(start_game(pi, po, variant="standard", rated=False).uuid)
 
 
 def advance(game_uuid: str, player_pks: list[int], steps: int, rng: random.Random) -> str:
-    """Play ``steps`` steps into a slot's game through the site's own service, chosen as the
+    """Play ``steps`` steps into a slot's game through the site's command path, chosen as the
     load generator chooses them (``--stagger``): the slot's game then, or a fresh one if that
     game ended on the way (a new game starts at its first step, as on a real site)."""
     from django.contrib.auth import get_user_model
 
-    from play import services
+    from play import gameview
+    from play.commands.player import submit_as
 
     User = get_user_model()
     who = {"I": User.objects.get(pk=player_pks[0]), "O": User.objects.get(pk=player_pks[1])}
     for _ in range(steps):
-        data = services.sync(game_uuid)
+        data = gameview.sync(game_uuid)
         state = data["state"]
         if state["outcome"] is not None:
             return new_game(player_pks)
         action, step = choose_step(state, rng)
-        result = services.submit(game_uuid, who[state["side_to_move"]], action, step=step,
-                                 version=data["version"])
+        result = submit_as(game_uuid, who[state["side_to_move"]], action, step=step,
+                           version=data["version"], announce=False)
         if not result.ok:
             raise RuntimeError(f"stagger: {action} {step} refused: {result.reason}")
-    if services.sync(game_uuid)["state"]["outcome"] is not None:
+    if gameview.sync(game_uuid)["state"]["outcome"] is not None:
         return new_game(player_pks)
     return game_uuid
 

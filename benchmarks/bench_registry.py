@@ -107,7 +107,7 @@ def fill(name: str, games: int, players: int) -> dict:
     from django.core.management import call_command
     from django.db import connection
 
-    from registry.synthetic import populate, time_recompute
+    from benchmarks.synthetic import populate, time_recompute
 
     use(name)
     call_command("migrate", verbosity=0)

@@ -12,7 +12,7 @@ What it measures, each variant of talu next to python-chess:
    python-chess replaying SAN move lists with ``Board.push_san`` from a fresh board (plies/s).
    The replay includes everything ``read_stgn`` does: parsing, validation, the end-of-turn rules
    and the R10 invasion search whenever a side invades.
-2. Legal steps per position: ``Game.legal_steps()`` on middlegame positions (rounds 5-30 of the
+2. Legal steps per position: ``legal_steps()`` on middlegame positions (rounds 5-30 of the
    generated games, at turn starts and inside turns, a chain possibly open), against
    ``list(Board.legal_moves)`` on chess positions 20-40 random plies deep. Each position is
    timed with ``timeit`` (best of several repeats); the mean and median over positions are shown.
@@ -52,9 +52,9 @@ from gen_games import (
     talu_games,
 )
 
-from play.rules import read_stgn
-from play.rules.invasion import can_remove_all_invaders
-from play.rules.turn import TurnState
+from play.games.talu import read_stgn
+from play.games.talu.invasion import can_remove_all_invaders
+from play.games.talu.turn import TurnState
 
 VARIANTS = ("standard", "grand-master", "dynamic")
 
@@ -85,16 +85,16 @@ def machine_info() -> dict[str, Any]:
 
 
 def rules_revision() -> str:
-    """The commit the rules engine was measured at, and whether play/rules had local edits."""
+    """The commit the rules engine was measured at, and whether play/games/talu had local edits."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, check=True,
                               capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "play/rules"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "play/games/talu"], cwd=root,
                                check=True, capture_output=True, text=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-    return f"{head}{' (play/rules modified)' if dirty else ''}"
+    return f"{head}{' (play/games/talu modified)' if dirty else ''}"
 
 
 def _q(values: list[float], p: float) -> float:

@@ -74,7 +74,7 @@ def bench_s3_from_tally(rng: random.Random, n: int, repeat: int) -> None:
 def bench_tally_on_examples(repeat: int) -> None:
     """tally_game + S3 scoring on the example games, each replayed once beforehand."""
     try:
-        from play.rules import read_stgn
+        from play.games.talu import read_stgn
         from registry.scoring.tally import tally_game
     except ImportError as e:  # the engine is another issue's; skip if it is absent
         print(f"tally + S3 on example games: skipped ({e})")

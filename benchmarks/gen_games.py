@@ -1,7 +1,7 @@
 """Deterministic random games for the rules benchmark (talu and the python-chess baseline).
 
-Talu games are played through the public step API only (``Game.legal_steps`` then
-``Game.play``), so every generated game is legal by construction and its ``Game.stgn()`` text
+Talu games are played through the public step API only (``TaluGame.legal_steps`` then
+``TaluGame.play``), so every generated game is legal by construction and its notation
 replays. A uniformly random step walk rarely finishes a game of talu, so the walk is biased the
 way a weak but purposeful player is:
 
@@ -21,17 +21,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from play.rules import Game, Step
-from play.rules.steps import CAPTURE, END, EXIT, MOVE, PASS, STAY
+from play.games.talu import Step, TaluGame
+from play.games.talu.steps import CAPTURE, END, EXIT, MOVE, PASS, STAY
 
 BOARD_KINDS = (MOVE, CAPTURE, EXIT, STAY)  # the kinds counted as "steps" in throughput figures
 
 
 @dataclass
-class TaluGame:
+class GeneratedGame:
     variant: str
-    game: Game
-    played: list[Step]  # every step sent to Game.play, in order (ends and passes included)
+    game: TaluGame
+    played: list[Step]  # every step sent to TaluGame.play, in order (ends and passes included)
     samples: list[int] = field(default_factory=list)  # prefixes of ``played``: sampled positions
 
     @property
@@ -54,13 +54,13 @@ def random_talu_game(
     p_pass: float = 0.01,
     sample_rounds: tuple[int, int] = (5, 30),
     samples_per_game: int = 2,
-) -> TaluGame:
+) -> GeneratedGame:
     """Play one biased random game; remember up to ``samples_per_game`` middlegame positions.
 
     A sampled position is the state just before some step of a round in ``sample_rounds``: at
     the start of a turn or in the middle of one (chain open or not), as the server sees it.
     """
-    game = Game(variant)
+    game = TaluGame(variant)
     played: list[Step] = []
     candidates: list[int] = []
     lo, hi = sample_rounds
@@ -99,23 +99,23 @@ def random_talu_game(
         game.play(step)
         played.append(step)
     k = min(samples_per_game, len(candidates))
-    return TaluGame(variant, game, played, sorted(rng.sample(candidates, k)))
+    return GeneratedGame(variant, game, played, sorted(rng.sample(candidates, k)))
 
 
-def talu_games(variant: str, n: int, seed: int, **kw) -> list[TaluGame]:
+def talu_games(variant: str, n: int, seed: int, **kw) -> list[GeneratedGame]:
     rng = random.Random(f"talu:{variant}:{seed}")
     return [random_talu_game(variant, rng, **kw) for _ in range(n)]
 
 
-def rebuild(variant: str, steps: list[Step]) -> Game:
-    """A Game in the state reached by ``steps`` (a turn in progress included)."""
-    game = Game(variant)
+def rebuild(variant: str, steps: list[Step]) -> TaluGame:
+    """A TaluGame in the state reached by ``steps`` (a turn in progress included)."""
+    game = TaluGame(variant)
     for s in steps:
         game.play(s)
     return game
 
 
-def step_counts(game: Game) -> dict[str, int]:
+def step_counts(game: TaluGame) -> dict[str, int]:
     """Steps of the finished turns by kind (the written record, ends and passes included)."""
     counts: dict[str, int] = {}
     for t in game.turns:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from play.models import Challenge, Game, GameEvent
+from play.models import Challenge, Game, GameEvent, Outbox
 
 
 @admin.register(Game)
@@ -12,10 +12,17 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(GameEvent)
 class GameEventAdmin(admin.ModelAdmin):
-    list_display = ("game", "version", "kind", "side", "text", "seq")
+    list_display = ("game", "version", "kind", "side", "actor", "text", "seq")
     raw_id_fields = ("game",)
 
 
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
     list_display = ("creator", "opponent", "variant", "rated", "status", "created")
+
+
+@admin.register(Outbox)
+class OutboxAdmin(admin.ModelAdmin):
+    list_display = ("game", "topic", "created", "due", "attempts", "claimed_by", "done")
+    list_filter = ("topic",)
+    raw_id_fields = ("game",)

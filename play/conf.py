@@ -11,7 +11,7 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WS_MAX_CONNECTIONS``  open game sockets one process accepts (default 2000; 0 = no cap);
                              beyond it a socket is refused cleanly with close code 4013
 ``TALU_WS_DB_THREADS``       threads per process for the locked write path (the usual step is
-                             stored from the event loop, ``play.steplog``), syncs and
+                             stored from the event loop, ``play.store.log``), syncs and
                              heartbeats (default 2,
                              measured: 4 starved the event loop of the GIL at 200 steps/s and
                              the process's channel overflowed; 1 queued steps behind syncs):
@@ -19,6 +19,10 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              own database connection, while one game's writers stay serialised
                              by its row lock; bounded so database work cannot starve the event
                              loop that reads the channel layer
+``TALU_WORKER_POLL``         seconds between two rounds of a worker when nothing wakes it
+                             (default 1): a lost wake costs at most this
+``TALU_WORKER_LEASE``        seconds a worker's claim on a job lasts (default 60): a worker
+                             killed mid-job leaves it to another after this
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by the
                              heartbeat, so a crowd arriving is not n-squared messages
@@ -71,3 +75,13 @@ def presence_fanout() -> int:
 def db_threads() -> int:
     """Threads of a process that run the websocket's database work (steps and syncs)."""
     return int(_number("TALU_WS_DB_THREADS", 2, 1))
+
+
+def worker_poll() -> float:
+    """Seconds a worker sleeps between rounds unless woken."""
+    return _number("TALU_WORKER_POLL", 1.0, 0.05)
+
+
+def worker_lease() -> float:
+    """Seconds a worker's claim on a job lasts."""
+    return _number("TALU_WORKER_LEASE", 60.0, 1.0)

@@ -1,10 +1,11 @@
 from django import forms
 
-from play.models import VARIANTS, Challenge
+from play.games.registry import variant_choices
+from play.models import Challenge
 
 
 class ChallengeForm(forms.Form):
-    variant = forms.ChoiceField(choices=VARIANTS, initial="standard")
+    variant = forms.ChoiceField(choices=variant_choices(), initial="standard")
     rated = forms.TypedChoiceField(
         choices=[("1", "rated"), ("0", "freeplay")], coerce=lambda v: v == "1", initial="1",
         label="Kind")

@@ -9,5 +9,4 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
-    path("games/<uuid:game_id>/<str:kind>/<int:session>/", views.game_record, name="game_record"),
 ]

@@ -6,4 +6,9 @@ class RegistryConfig(AppConfig):
     verbose_name = "talu registry"
 
     def ready(self) -> None:
-        from registry import signals  # noqa: F401  (every account is a registered player)
+        from play import lifecycle, ports
+        from registry import archiving, signals  # noqa: F401  (every account is a player)
+        from registry.play_directory import RegistryDirectory
+
+        ports.provide(RegistryDirectory())
+        lifecycle.subscribe_finished("registry.archive", archiving.archive)

@@ -456,8 +456,34 @@ def _write_players(states: dict[int, PlayerState], summary: Summary) -> None:
 
 
 def recompute_all(progress: Progress = None) -> Summary:
-    """Every rating from the first game on (R30); writes only what differs."""
+    """Every rating from the first game on (R30); writes only what differs. Games carried by a
+    migration without their tally get it from their notation first (``fill_missing_tallies``)."""
+    fill_missing_tallies()
     return recompute_from(None, progress)
+
+
+def fill_missing_tallies() -> int:
+    """Tally the finished games that have none, from their stored notation (R16-R19): games
+    migration 0002 carried from before issue 6 (a migration imports no live code, so it could
+    not replay them). A notation that does not replay leaves the game unrated, for a person to
+    look at. How many games were filled."""
+    from play.games.talu import TaluError, read_stgn
+    from registry.scoring.tally import tally_game
+
+    filled = 0
+    for game in ArchivedGame.objects.filter(status=ArchivedGame.FINISHED, tally={}):
+        try:
+            tally = tally_game(read_stgn(game.stgn, variant=game.variant))
+        except TaluError:
+            log.warning("game %s: its notation does not replay; left unrated", game.game_id)
+            game.rated = False
+            game.save(update_fields=["rated"])
+            continue
+        game.tally = tally_to_json(tally)
+        game.rounds = tally.rounds
+        game.save(update_fields=["tally", "rounds"])
+        filled += 1
+    return filled
 
 
 # --- stratum history ----------------------------------------------------------------------------

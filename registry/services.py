@@ -1,12 +1,9 @@
-"""Registry services: players, the site's affiliated body, records and ratings of live games.
+"""Registry services for the site's own games: players, the site's affiliated body, a new
+game's registry entry and signed game entry (STGE), and the links to a game's records.
 
-``play.services`` calls these at the two moments that matter: when a game starts (its registry
-game, ``ArchivedGame``, and the signed game entry, STGE) and when it ends (the signed session
-entry STSE, the slip STDGS, the STGN, the result and tally, and the ratings, which the ledger
-writes exactly as for a submitted game or a recompute, R30).
-Record building and signing are the records core's (``registry.records``); scoring is the
-scoring core's (``registry.scoring``); ``registry.recordkeeping`` supplies the site's key and
-settings to the records core.
+Live play reaches these through ``registry.play_directory`` (``play.ports``); a finished game is
+archived by ``registry.archiving``. Record building and signing are the records core's
+(``registry.records``); ``registry.recordkeeping`` supplies the site's key and settings to it.
 """
 
 from __future__ import annotations
@@ -15,11 +12,9 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
 
-from registry import ledger, recordkeeping
+from registry import recordkeeping
 from registry.models import (
     AffiliatedBody,
     ArchivedGame,
@@ -80,52 +75,6 @@ def write_game_entry(game) -> GameRecord:
     )
     return GameRecord.objects.create(game=archived, kind=GameRecord.STGE, content=text,
                                      hash=digest)
-
-
-def finish_game(game, engine) -> None:
-    """At the end of a live game: records (STSE, STDGS, STGN), the result, and the ratings.
-
-    A failure of the records (e.g. the keyring is unusable) is logged and does not stop the
-    game from ending or the ratings from moving: the records can be written again from the
-    event log, a game stuck before its last step could not. Ratings go through the ledger,
-    the same path as submitted games and recomputes (R30).
-    """
-    from registry.scoring.tally import tally_game
-
-    archived = ArchivedGame.objects.select_for_update().filter(live=game).first()
-    if archived is None:  # a game started before the registry kept games: archive it now
-        write_game_entry(game)
-        archived = ArchivedGame.objects.select_for_update().get(live=game)
-    try:
-        with transaction.atomic():
-            write_final_records(archived, engine)
-    except Exception:
-        log.exception("the records of game %s could not be written", game.uuid)
-    tally = tally_game(engine)
-    archived.status = ArchivedGame.FINISHED
-    archived.winner = game.winner
-    archived.reason = game.reason
-    archived.rounds = tally.rounds
-    archived.tally = ledger.tally_to_json(tally)
-    archived.stgn = engine.stgn()
-    archived.played_at = game.finished or timezone.now()
-    archived.save()
-    ledger.rate_finished_game(archived)
-
-
-def write_final_records(archived: ArchivedGame, engine) -> None:
-    stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
-    game_entry = recordkeeping.read(stge.content)
-    stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
-        game_entry=game_entry, place=settings.TALU_PLACE,
-        start=int(archived.live.created.timestamp()), turns=engine.stgn_lines(),
-        board=engine.board(), arbiter=[d.to_dict() for d in engine.arbiter],
-    )
-    GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=1,
-                              content=stse_text, hash=stse_hash)
-    GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=engine.stgn())
-    GameRecord.objects.create(game=archived, kind=GameRecord.STDGS,
-                              content=recordkeeping.slip(game_entry, [stse], replayed))
 
 
 def record_links(game) -> list[dict[str, Any]]:

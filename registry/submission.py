@@ -2,7 +2,7 @@
 
 A body uploads the game entry (STGE) and the session entries (STSE) of a finished game. The
 records core checks them (structure, hashes R32, the chain, signatures R33 against the body's
-stored public key, the notation replayed through ``play.rules``); this module adds the
+stored public key, the notation replayed through ``play.games.talu``); this module adds the
 registry's checks (the records are the submitting body's, both players are registered and
 differ, the game is new and finished) and collects *every* reason before answering. An accepted
 game is archived with its records, tally and STGN and rated by the ledger exactly as a live

@@ -11,4 +11,6 @@ urlpatterns = [
     path("players/<str:player_id>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<str:code>/", views.leaderboard, name="leaderboard_stratum"),
+    path("games/<uuid:game_id>/<str:kind>/<int:session>/", views.game_record,
+         name="game_record"),
 ]

@@ -1,4 +1,5 @@
-"""Accounts (sign up; log in/out are Django's), player profiles and the leaderboards."""
+"""Accounts (sign up; log in/out are Django's), player profiles, the leaderboards and the
+downloads of a site game's records."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from registry.forms import AnpcForm, SignupForm
-from registry.models import ArchivedGame, Player
+from registry.models import ArchivedGame, GameRecord, Player
 from registry.scoring.strata import STRATA
 from registry.services import player_of
 
@@ -132,3 +133,19 @@ def set_anpc(request):
     else:
         messages.error(request, "aNPc: " + " ".join(form.errors["anpc"]))
     return redirect("profile", player_id=player.player_id)
+
+
+def game_record(request, game_id, kind: str, session: int = 0):
+    """A record file of a site game (STGN, STGE, STSE n, STDGS), current revision."""
+    kind = kind.upper()
+    if kind not in dict(GameRecord.KINDS):
+        raise Http404("no such record")
+    rec = (GameRecord.objects.filter(game__game_id=game_id, kind=kind, session=session,
+                                     superseded=False)
+           .select_related("game").order_by("-revision").first())
+    if rec is None:
+        raise Http404("no such record")
+    ctype = "text/plain" if kind == "STGN" else "application/yaml"
+    resp = HttpResponse(rec.content, content_type=f"{ctype}; charset=utf-8")
+    resp["Content-Disposition"] = f'attachment; filename="{rec.filename}"'
+    return resp

@@ -1,4 +1,4 @@
-"""What every game-reading subcommand shares: reading a file into a Game, and reporting errors.
+"""What every game-reading subcommand shares: reading a file into a TaluGame, and reporting errors.
 
 Every failure becomes ``{"ok": false, "line": N, "error": "..."}`` and exit 1 (line 0 when the
 file itself cannot be read), never a traceback.
@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from play.rules import VARIANTS, Game, NotationError, TaluError, read_stgn
+from play.games.talu import VARIANTS, NotationError, TaluError, TaluGame, read_stgn
 
 from .main import emit
 
@@ -28,7 +28,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the contract's JSON object")
 
 
-def load_game(path: str, variant: str) -> Game:
+def load_game(path: str, variant: str) -> TaluGame:
     """Read and replay an STGN file; raise GameFileError with the failing line."""
     try:
         if path == "-":
@@ -55,7 +55,7 @@ def report_failure(err: GameFileError, as_json: bool) -> int:
     return 1
 
 
-def result_dict(game: Game) -> dict[str, Any]:
+def result_dict(game: TaluGame) -> dict[str, Any]:
     if game.outcome is None:
         return {"finished": False, "winner": None, "reason": None}
     o = game.outcome

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from play.rules import Game
+from play.games.talu import TaluGame
 
 from .common import GameFileError, add_game_arguments, load_game, report_failure, result_dict
 from .main import emit
@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def replay_report(game: Game) -> dict[str, Any]:
+def replay_report(game: TaluGame) -> dict[str, Any]:
     side = game.side_to_move
     return {
         "ok": True,

@@ -22,8 +22,6 @@ Variables (all optional; the defaults are the measured choice):
                                 groups spread over them (8)
 ``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
 ``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
-``TALU_BENCH_RELAY``            true to route the benchmark relay ``ws/bench/relay/<group>/``
-                                (``play.relay``; false, and never true in production)
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from talu_site.envvars import env_bool, env_int
+from talu_site.envvars import env_int
 
 # The measured defaults (docs/channel-layer.md says why each is what it is).
 BACKENDS = {
@@ -48,11 +46,6 @@ GROUP_EXPIRY = 300
 POOL_MAX = 200
 SHARDS = 8
 CONNECT_TIMEOUT = 5
-
-def bench_relay_enabled() -> bool:
-    """Whether ``TALU_BENCH_RELAY`` asks for the benchmark relay route (strict, default off)."""
-    return env_bool("TALU_BENCH_RELAY", False)
-
 
 def _encryption_keys() -> list[str] | None:
     raw = os.environ.get("TALU_CHANNEL_ENCRYPTION_KEYS", "").strip()

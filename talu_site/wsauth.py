@@ -2,7 +2,7 @@
 
 Channels' ``AuthMiddleware`` reads the user before the consumer starts, in a database trip of
 its own (the session, then the user). The game consumer's first database trip
-(``play.services.open_socket``) asks who the user is anyway, so the user is left lazy and read
+(``play.live.presence.open_socket``) asks who the user is anyway, so the user is left lazy and read
 there, with Channels' own reading (``channels.auth.get_user``, the function behind its async
 wrapper): one trip fewer for every socket opened, and a game's end replaces four of them
 (BENCHMARKS.md, issue 7). Nothing may ask for the user on the event loop before that trip:

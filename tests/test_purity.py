@@ -4,7 +4,7 @@
 import subprocess
 import sys
 
-CORES = ("play.rules", "registry.scoring", "registry.records", "talu_cli")
+CORES = ("play.games", "registry.scoring", "registry.records", "talu_cli")
 
 
 def test_cores_import_without_django():

@@ -10,7 +10,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from play.rules import VARIANTS
+from play.games.talu import VARIANTS
 from registry import submission
 from registry.models import (
     AffiliatedBody,

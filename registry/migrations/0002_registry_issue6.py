@@ -4,7 +4,8 @@
 Schema first (new tables, new columns, temporary ``archived`` foreign keys), then a data
 migration that makes an ArchivedGame for every play.Game that already has records or rating
 changes and repoints those rows to it, then the old ``game`` columns are dropped and the
-temporary ones take their name.
+temporary ones take their name. The carried games get their tallies from the first recompute
+(``registry.ledger.fill_missing_tallies``): a migration imports no live code.
 """
 
 import uuid
@@ -15,22 +16,8 @@ from django.db import migrations, models
 from django.utils import timezone
 
 
-def _tally_of(Game, GameEvent, game):
-    """The tally of an existing live game, replayed from its event log (R16-R19)."""
-    from play.rules import Game as Engine
-    from play.services import apply_event
-    from registry.ledger import tally_to_json
-    from registry.scoring.tally import tally_game
-
-    engine = Engine(game.variant)
-    for ev in GameEvent.objects.filter(game_id=game.pk).order_by("version"):
-        apply_event(engine, ev.kind, ev.data)
-    return tally_to_json(tally_game(engine))
-
-
 def forwards(apps, schema_editor):
     Game = apps.get_model("play", "Game")
-    GameEvent = apps.get_model("play", "GameEvent")
     Body = apps.get_model("registry", "AffiliatedBody")
     Player = apps.get_model("registry", "Player")
     ArchivedGame = apps.get_model("registry", "ArchivedGame")
@@ -49,16 +36,14 @@ def forwards(apps, schema_editor):
         pi, _ = Player.objects.get_or_create(user_id=game.player_i_id)
         po, _ = Player.objects.get_or_create(user_id=game.player_o_id)
         finished = game.status == "finished"
-        try:
-            tally = _tally_of(Game, GameEvent, game) if finished else {}
-        except Exception:  # an unreadable log: kept, unrated, for a person to look at
-            tally = {}
+        # No tally here: a migration imports no live code, so it cannot replay the game. The
+        # ledger's recompute (``manage.py recompute_ratings``, which a database this old needs
+        # anyway: its ratings were placeholders) tallies it from ``stgn`` first.
         arch = ArchivedGame.objects.create(
             game_id=game.uuid, live_id=game.pk, body=body, variant=game.variant,
-            rated=game.rated and bool(tally), source="live",
+            rated=game.rated, source="live",
             status="finished" if finished else "live", player_i=pi, player_o=po,
-            winner=game.winner, reason=game.reason, rounds=(tally or {}).get("rounds", 0),
-            tally=tally, stgn=game.stgn,
+            winner=game.winner, reason=game.reason, rounds=0, tally={}, stgn=game.stgn,
             played_at=game.finished or game.created or timezone.now(),
         )
         RatingChange.objects.filter(game_id=game.pk).update(archived=arch,

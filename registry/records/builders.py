@@ -13,7 +13,7 @@ The life of a game's records, from Python::
     entry = builders.seal(entry, body=body)
     builders.write_entry("games/<id>/game.yaml", entry)
 
-    # at the end of each sitting (``game`` is the live play.rules.Game)
+    # at the end of each sitting (``game`` is the live play.games.talu.TaluGame)
     session = builders.session_from_game(entry, previous_sessions, game,
                                          place="Szeged, Hungary", time=sitting_start)
     session = builders.seal(session, body=body)
@@ -170,7 +170,7 @@ def build_session_entry(
     """An unsealed STSE from explicit fields (no replay: see :func:`next_session_entry`).
 
     ``board`` maps ``"I"``/``"O"`` to squares (a list or a square string); ``arbiter`` holds
-    R34 decisions (mappings or ``play.rules.ArbiterDecision``) and is omitted when empty.
+    R34 decisions (mappings or ``play.games.talu.ArbiterDecision``) and is omitted when empty.
     """
     sides = _by_side(board, "session.board")
     session: dict[str, Any] = {
@@ -228,7 +228,7 @@ def next_session_entry_replayed(
     arbiter: Sequence[Any] | None = None,
     created: int | None = None,
 ) -> tuple[dict[str, Any], Any]:
-    """``next_session_entry``, and the ``play.rules.Game`` its check replayed from the whole
+    """``next_session_entry``, and the ``TaluGame`` its check replayed from the whole
     chain, the new entry included: a slip derived from these entries once the new one is
     sealed (its tail is all that changes) is built on it (``build_slip(game=...)``) rather
     than on a second replay of the notation, the largest part of a slip's cost (issue 7)."""
@@ -266,7 +266,7 @@ def _replay_board(
     turns: Sequence[str],
     arbiter: Sequence[Any] | None,
 ) -> dict[str, list[str]]:
-    from play.rules import NotationError, read_stgn
+    from play.games.talu import NotationError, read_stgn
 
     lines = [t for d in previous for t in d["session"]["turns"]]
     decisions = [_arbiter_item(a) for d in previous for a in d["session"].get("arbiter", [])]
@@ -290,7 +290,7 @@ def session_from_game(
     time: int,
     created: int | None = None,
 ) -> dict[str, Any]:
-    """The next unsealed STSE of a live ``play.rules.Game``: the turns and arbiter decisions
+    """The next unsealed STSE of a live ``TaluGame``: the turns and arbiter decisions
     played since the earlier sessions, and the board now (a turn in progress is not recorded).
     """
     earlier = sum(len(d["session"]["turns"]) for d in previous_sessions)

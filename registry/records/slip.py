@@ -75,7 +75,7 @@ def build_slip(
     """The STDGS document of one game; :class:`RecordError` with every fault when the entries
     do not verify as one game (nothing is produced then).
 
-    ``game``: the ``play.rules.Game`` that a check of exactly these entries (signatures aside)
+    ``game``: the ``TaluGame`` that a check of exactly these entries (signatures aside)
     has just replayed, from ``builders.next_session_entry_replayed`` when the site seals the
     entry it built: the entries are then not checked and replayed a second time."""
     if not session_entries:

@@ -71,7 +71,7 @@ def load_record(path: str | os.PathLike[str]) -> Record:
 
 @dataclass
 class GameCheck:
-    """Faults of one game, and the replayed ``play.rules.Game`` when the notation replayed."""
+    """Faults of one game, and the replayed ``TaluGame`` when the notation replayed."""
 
     faults: list[Fault] = field(default_factory=list)
     game: Any = None
@@ -265,7 +265,7 @@ def _board_faults(it: _Item, position: Mapping[str, Iterable[str]]) -> list[Faul
 def _replay(items: Sequence[_Item], variant: str) -> GameCheck:
     """Replay sessions 1..k for every k; faults of the first failure, and the final game."""
     try:
-        from play.rules import read_stgn
+        from play.games.talu import read_stgn
     except ImportError as exc:  # pragma: no cover - the engine is part of the project
         return GameCheck([Fault(f"notation not checked: the rules engine is missing ({exc})")])
     lines: list[str] = []

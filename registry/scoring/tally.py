@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from play.rules import Game
+    from play.games.talu import TaluGame
 
 # R19: every code is present in every tally, zero-filled, in this order.
 CODES: tuple[str, ...] = (
@@ -66,9 +66,9 @@ def _lock_code(stride: int, adjacent: list[int], codes: tuple[str, str, str, str
     return codes[2] if n == 3 else codes[3] if n >= 4 else None
 
 
-def tally_game(game: Game) -> Tally:
+def tally_game(game: TaluGame) -> Tally:
     """Derive both tallies from a replayed game (R16-R19); unfinished games use the board now."""
-    from play.rules import Side, Termination  # local: keeps this module importable alone
+    from play.games.talu import Side, Termination  # local: keeps this module importable alone
 
     g = game.geometry
     stride = g.stride

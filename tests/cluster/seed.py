@@ -12,6 +12,8 @@ import json
 import os
 import sys
 
+from play.lifecycle import start_game
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -28,7 +30,6 @@ def main(argv: list[str] | None = None) -> int:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from play import services
 
     users = {}
     for name in [*args.players, *args.spectators]:
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             user.set_password(f"pw-{name}-cluster-1")
             user.save()
         users[name] = user
-    game = services.start_game(users[args.players[0]], users[args.players[1]],
+    game = start_game(users[args.players[0]], users[args.players[1]],
                                variant=args.variant, rated=not args.unrated)
     cookies = {}
     for name, user in users.items():

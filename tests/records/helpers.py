@@ -8,7 +8,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from play.rules import read_stgn
+from play.games.talu import read_stgn
 from registry.records import builders
 from registry.records.signing import Signer
 from registry.records.yamlio import dump_yaml, load_yaml

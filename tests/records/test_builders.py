@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from play.rules import read_stgn
+from play.games.talu import read_stgn
 from registry.records import builders, hashing, verify
 from registry.records.errors import RecordError
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
-from play.rules import read_stgn
+from play.games.talu import read_stgn
 from registry.ledger import rate_finished_game, tally_to_json
 from registry.models import AffiliatedBody, ArchivedGame, Player
 from registry.records import builders

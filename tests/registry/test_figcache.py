@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from benchmarks.synthetic import example_tallies
 from registry import figcache
 from registry.scoring.figures import figures_from_tally
-from registry.synthetic import example_tallies
 
 
 @pytest.mark.parametrize("variant, tally", example_tallies())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from play import services
+from play.lifecycle import start_game
 from registry.ledger import recompute_all
 from registry.models import ArchivedGame, Player, RatingChange
 from tests.registry.helpers import expected_ratings
@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def test_live_games_equal_recompute(players):
     alice, bob, carol = players
     for a, b in ((alice, bob), (bob, carol), (carol, alice), (alice, bob)):
-        play_line(services.start_game(a, b, rated=True), FORFEIT_BY_I)
-    play_line(services.start_game(alice, carol, rated=True), NULL_GAME)
-    play_line(services.start_game(alice, carol, rated=False), FORFEIT_BY_I)
+        play_line(start_game(a, b, rated=True), FORFEIT_BY_I)
+    play_line(start_game(alice, carol, rated=True), NULL_GAME)
+    play_line(start_game(alice, carol, rated=False), FORFEIT_BY_I)
     games = list(ArchivedGame.objects.order_by("played_at", "id"))
     assert [g.status for g in games] == ["finished"] * 6
     assert RatingChange.objects.count() == 8  # the null and the unrated game rate nobody
@@ -32,7 +32,7 @@ def test_live_games_equal_recompute(players):
 
 def test_live_game_archive(players):
     alice, bob, _ = players
-    game = services.start_game(alice, bob, rated=True)
+    game = start_game(alice, bob, rated=True)
     archived = game.archive
     assert (archived.status, archived.source, str(archived.game_id)) == (
         "live", "live", str(game.uuid))

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from play import services
+from play.lifecycle import start_game
 from play.models import GameEvent
 from registry.ledger import recompute_all
 from registry.models import ArchivedGame
@@ -31,7 +31,7 @@ def migrate(targets):
 @pytest.mark.django_db(transaction=True)
 def test_existing_game_rows_are_carried(players):
     alice, bob, _ = players
-    game = services.start_game(alice, bob, rated=True)
+    game = start_game(alice, bob, rated=True)
     play_line(game, FORFEIT_BY_I)
     events = list(GameEvent.objects.filter(game=game).order_by("version")
                   .values_list("version", "kind", "side", "data", "text"))

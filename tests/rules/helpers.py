@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from play.rules import Game, Step
+from play.games.talu import Step, TaluGame
 
 
-def position(i: list[str], o: list[str], to_move: str = "I", variant: str = "standard") -> Game:
-    return Game.from_position({"I": i, "O": o}, to_move, variant)
+def position(i: list[str], o: list[str], to_move: str = "I", variant: str = "standard") -> TaluGame:
+    return TaluGame.from_position({"I": i, "O": o}, to_move, variant)
 
 
-def steps_text(game: Game) -> set[str]:
+def steps_text(game: TaluGame) -> set[str]:
     return {str(s) if s.kind != "exit" else f"-{s.to}" for s in game.legal_steps()}
 
 
-def play(game: Game, *texts: str) -> None:
+def play(game: TaluGame, *texts: str) -> None:
     """Play steps written as 'A2-A3', 'A2xB3', '-B4', 'stay', 'end', 'pass'."""
     for t in texts:
         if t in ("stay", "end", "pass"):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from play.rules import IllegalStepError, Side, Termination
+from play.games.talu import IllegalStepError, Side, Termination
 
 from .helpers import play, position, steps_text
 

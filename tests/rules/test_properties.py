@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from play.rules import (
+from play.games.talu import (
     VARIANTS,
-    Game,
     IllegalStepError,
     Step,
     StepFormatError,
     TaluError,
+    TaluGame,
     read_stgn,
 )
 
@@ -23,9 +23,9 @@ SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _random_game(data: st.DataObject, variant: str, max_steps: int = 160) -> Game:
+def _random_game(data: st.DataObject, variant: str, max_steps: int = 160) -> TaluGame:
     """Play random steps drawn from the legal-step list, preferring captures and advances."""
-    game = Game(variant)
+    game = TaluGame(variant)
     for _ in range(max_steps):
         legal = game.legal_steps()
         if not legal:
@@ -43,7 +43,7 @@ def test_every_listed_step_is_accepted(data, variant):
     _random_game(data, variant)
 
 
-def _state(game: Game):
+def _state(game: TaluGame):
     return (game.bits, game.turn.used, game.turn.chain, game.side_to_move, len(game.turns),
             game.outcome)
 
@@ -96,7 +96,7 @@ def test_notation_asked_after_every_step_is_the_notation_asked_once(data, varian
     """A live game's snapshot asks for the notation after every step, and finished turns'
     lines are kept from one asking to the next: they must be what a game asked only at the
     end writes, the decisive mark and the result line included."""
-    watched, played = Game(variant), []
+    watched, played = TaluGame(variant), []
     for _ in range(data.draw(st.integers(0, 200))):
         legal = watched.legal_steps()
         if not legal:
@@ -105,7 +105,7 @@ def test_notation_asked_after_every_step_is_the_notation_asked_once(data, varian
         watched.play(step)
         played.append(step)
         watched.stgn_lines()
-    twin = Game(variant)
+    twin = TaluGame(variant)
     for step in played:
         twin.play(step)
     assert watched.outcome == twin.outcome

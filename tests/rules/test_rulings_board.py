@@ -2,7 +2,7 @@
 
 import pytest
 
-from play.rules import Game, SquareError, Step, UnknownVariantError, get_variant
+from play.games.talu import SquareError, Step, TaluGame, UnknownVariantError, get_variant
 
 from .helpers import play, position, steps_text
 
@@ -17,14 +17,14 @@ def test_r01_coordinates_and_square_colour():
         g.square("I1")
     gm = get_variant("grand-master").geometry
     assert gm.name(gm.square("L12")) == "L12"
-    assert Game().side_to_move.value == "I"  # light moves first
+    assert TaluGame().side_to_move.value == "I"  # light moves first
 
 
 def test_r02_opening_state():
-    b = Game().board()
+    b = TaluGame().board()
     assert sorted(b["I"]) == sorted(["A1", "C1", "E1", "G1"] + [f"{f}2" for f in "ABCDEFGH"])
     assert sorted(b["O"]) == sorted(["A8", "C8", "E8", "G8"] + [f"{f}7" for f in "ABCDEFGH"])
-    gm = Game("grand-master").board()
+    gm = TaluGame("grand-master").board()
     assert len(gm["I"]) == len(gm["O"]) == 18
     assert {"A1", "C1", "E1", "G1", "I1", "K1"} <= set(gm["I"])
     assert {"A12", "C12", "E12", "G12", "I12", "K12"} <= set(gm["O"])
@@ -35,7 +35,7 @@ def test_r02_opening_state():
 def test_r03_variant_parameters_drive_the_rules(name, steps, cost):
     v = get_variant(name)
     assert (v.steps, v.attack_cost) == (steps, cost)
-    g = Game(name)
+    g = TaluGame(name)
     assert g.steps_left == steps
     # Spend all but (cost - 1) steps: a capture must then be unavailable.
     g2 = position(i=["D4", "A1"], o=["C4", "E4", "H8", "H6"], to_move="O", variant=name)
@@ -47,7 +47,7 @@ def test_r03_variant_parameters_drive_the_rules(name, steps, cost):
 
 def test_r03_unknown_variant_is_a_clear_error():
     with pytest.raises(UnknownVariantError, match="unknown variant 'blitz'"):
-        Game("blitz")
+        TaluGame("blitz")
 
 
 def test_r04_overlap_threat_and_defence():
@@ -69,7 +69,7 @@ def test_r04_overlap_needs_two_distinct_pieces():
 
 
 def test_step_from_dict_rejects_malformed_input():
-    from play.rules import StepFormatError
+    from play.games.talu import StepFormatError
 
     with pytest.raises(StepFormatError):
         Step.from_dict({"kind": "teleport"})

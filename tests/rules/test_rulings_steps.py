@@ -2,13 +2,13 @@
 
 import pytest
 
-from play.rules import Game, IllegalStepError, Step
+from play.games.talu import IllegalStepError, Step, TaluGame
 
 from .helpers import play, position, steps_text
 
 
 def test_r05_move_one_square_orthogonally_to_an_empty_square():
-    g = Game()
+    g = TaluGame()
     with pytest.raises(IllegalStepError, match="is occupied"):
         play(g, "A1-A2")
     with pytest.raises(IllegalStepError, match="not next to"):
@@ -86,7 +86,7 @@ def test_r08_honor_capture_with_exit_is_also_allowed():
 
 
 def test_r09_turn_ends_when_steps_run_out_and_pass_spends_none():
-    g = Game()
+    g = TaluGame()
     play(g, "A2-A3", "A3-A4", "B2-B3", "B3-B4")
     assert g.side_to_move.value == "O" and g.steps_used == 0  # ended by itself
     play(g, "pass")

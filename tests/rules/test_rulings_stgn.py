@@ -2,11 +2,11 @@
 
 import pytest
 
-from play.rules import (
-    Game,
+from play.games.talu import (
     NotationError,
     NotationRuleError,
     NotationSyntaxError,
+    TaluGame,
     Termination,
     read_stgn,
 )
@@ -20,7 +20,7 @@ def test_r15_reader_accepts_lower_case_zero_for_o_spaces_and_comments():
 
 
 def test_r15_writer_is_canonical_and_round_trips():
-    g = Game()
+    g = TaluGame()
     play(g, "A2-A3", "A3-A4", "C2-C3", "end")
     text = g.stgn()
     assert text == "001 I: A2-A3-A4 C2-C3\n"
@@ -29,9 +29,9 @@ def test_r15_writer_is_canonical_and_round_trips():
 
 def test_r15_capture_without_exit_before_a_capture_is_a_chain_link():
     text = "001 O: C4xD4 D4xD5-D6\n"
-    g = Game.from_position({"I": ["D4", "D3", "D5", "A1"], "O": ["C4", "E4", "E5", "H8"]}, "O")
+    g = TaluGame.from_position({"I": ["D4", "D3", "D5", "A1"], "O": ["C4", "E4", "E5", "H8"]}, "O")
     # read_stgn starts from the opening, so replay the body through the same reader path:
-    from play.rules.stgn import _read_turn
+    from play.games.talu.stgn import _read_turn
 
     g.round = 1
     _read_turn(g, 1, text.strip())
@@ -40,12 +40,12 @@ def test_r15_capture_without_exit_before_a_capture_is_a_chain_link():
 
 
 def test_r15_capture_without_exit_and_no_capture_next_must_be_an_honor_capture():
-    from play.rules.stgn import _read_turn
+    from play.games.talu.stgn import _read_turn
 
-    g = Game.from_position({"I": ["D4", "A1"], "O": ["C4", "E4", "H8"]}, "O")
+    g = TaluGame.from_position({"I": ["D4", "A1"], "O": ["C4", "E4", "H8"]}, "O")
     with pytest.raises(NotationRuleError, match="never closed"):
         _read_turn(g, 7, "001 O: C4xD4 H8-H7")
-    h = Game.from_position({"I": ["B1", "D1", "A4"], "O": ["C1", "H8"]}, "I")
+    h = TaluGame.from_position({"I": ["B1", "D1", "A4"], "O": ["C1", "H8"]}, "I")
     _read_turn(h, 1, "001 I: B1xC1 A4-A5")
     assert h.board()["O"] == ["H8"] and h.steps_used == 0
 

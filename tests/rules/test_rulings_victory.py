@@ -1,8 +1,8 @@
 """R10-R11: invasion, the honor rule, and the order of end-of-turn checks."""
 
-from play.rules import Side, Termination
-from play.rules.invasion import can_remove_all_invaders
-from play.rules.turn import TurnState
+from play.games.talu import Side, Termination
+from play.games.talu.invasion import can_remove_all_invaders
+from play.games.talu.turn import TurnState
 
 from .helpers import play, position
 

@@ -1,6 +1,6 @@
 """The snapshot a server sends after every step says what the engine's own questions say.
 
-``Game.snapshot`` computes the board's sets itself (it runs after every step a server applies),
+``TaluGame.snapshot`` computes the board's sets itself (it runs after every step a server applies),
 so it is checked against the methods a reader would ask one by one, after every step of random
 games of every variant, passes included (R9, R12), and with an arbiter's warning (R14).
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from play.rules import SIDES, VARIANTS, Game, Step
+from play.games.talu import SIDES, VARIANTS, Step, TaluGame
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _expected(game: Game) -> dict:
+def _expected(game: TaluGame) -> dict:
     """The snapshot's derived parts, asked of the engine one question at a time."""
     return {
         "board": game.board(),
@@ -32,7 +32,7 @@ def _expected(game: Game) -> dict:
 @SETTINGS
 @given(data=st.data(), variant=st.sampled_from(sorted(VARIANTS)))
 def test_snapshot_after_every_step_matches_the_engine(data, variant):
-    game = Game(variant)
+    game = TaluGame(variant)
     warn_at = data.draw(st.integers(0, 60))
     for n in range(data.draw(st.integers(0, 150))):
         snap = game.snapshot()
@@ -55,7 +55,7 @@ def test_snapshot_after_every_step_matches_the_engine(data, variant):
 
 def test_pass_turns_are_read_again_after_more_turns():
     """The kept list grows with the game and a caller's copy is its own."""
-    game = Game("standard")
+    game = TaluGame("standard")
     game.play(Step("pass"))
     first = game.pass_turns
     assert first == [game.turns[0].label]

@@ -7,6 +7,8 @@ The same tests run on the embedded defaults (SQLite, in-memory channel layer) an
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 
 from tests.keyring import session_keyring
@@ -17,6 +19,7 @@ os.environ["TALU_KEYRING"] = session_keyring()
 
 import django
 import pytest
+import pytest_asyncio
 
 # pytest-django sets Django up when the session starts, after collection; test modules here
 # import models at collection time, so set it up now (django.setup is idempotent).
@@ -26,6 +29,8 @@ django.setup()
 # server process does at start-up (talu_site/asgi.py); imported here, before any test, it
 # freezes the same start-up objects and not some test's event loop.
 import talu_site.asgi  # noqa: E402, F401
+from play.lifecycle import start_game  # noqa: E402
+from play.store import engines  # noqa: E402
 
 
 @pytest.fixture
@@ -44,11 +49,9 @@ def players(make_user):
 
 @pytest.fixture
 def game(players):
-    from play import services
-
     alice, bob, _ = players
-    services.forget_engines()
-    return services.start_game(alice, bob, variant="standard", rated=True)
+    engines.forget()
+    return start_game(alice, bob, variant="standard", rated=True)
 
 
 @pytest.fixture
@@ -75,3 +78,16 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest_asyncio.fixture
+async def worker():
+    """The worker running on the test's event loop, as it does in the server process on the
+    embedded defaults (``talu_site.serve``): archiving finished games and announcing it."""
+    from play.worker.loop import start_embedded
+
+    task = start_embedded()
+    yield task
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

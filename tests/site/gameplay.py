@@ -1,8 +1,9 @@
-"""Short forced lines played through the service layer (no websocket)."""
+"""Short forced lines played through the command path (no websocket)."""
 
 from __future__ import annotations
 
-from play import services
+from play.commands.player import submit_as
+from play.worker.loop import run_due
 
 # I moves once, then passes three times while O moves: I forfeits (R12), O wins.
 FORFEIT_BY_I = [
@@ -24,9 +25,18 @@ NULL_GAME = [("I", "pass", None), ("O", "pass", None), ("I", "pass", None)]
 
 
 def play_line(game, line) -> None:
+    """Play ``line`` through the command path, then run the worker's due jobs once, as the
+    worker does after a game's end (its records, tally and ratings)."""
     who = {"I": game.player_i, "O": game.player_o}
     for side, action, step in line:
         game.refresh_from_db()
-        res = services.submit(game.uuid, who[side], action, step=step, version=game.version)
+        res = submit_as(game.uuid, who[side], action, step=step, version=game.version)
         assert res.ok, res.reason
+    run_due()
     game.refresh_from_db()
+
+
+def store_only(game_uuid, user, action, **kwargs):
+    """A player's message stored by the command path and announced to nobody (as by a process
+    whose broadcast was lost): the tests of delivery then send the layer messages themselves."""
+    return submit_as(game_uuid, user, action, announce=False, **kwargs)

@@ -15,7 +15,7 @@ QUIET = [("I", "A1", "B1"), ("O", "A8", "B8"), ("I", "C1", "D1"), ("O", "C8", "D
          ("I", "E1", "F1"), ("O", "E8", "F8")]
 
 
-async def test_flagged_game_warns_both_then_resignation_ends_it(game, players, cookies):
+async def test_flagged_game_warns_both_then_resignation_ends_it(game, players, cookies, worker):
     alice, bob, _ = players
     comms = {"I": (await connect(game, await database_sync_to_async(cookies)(alice)))[0],
              "O": (await connect(game, await database_sync_to_async(cookies)(bob)))[0]}
@@ -49,7 +49,12 @@ async def test_flagged_game_warns_both_then_resignation_ends_it(game, players, c
     assert final["state"]["outcome"]["winner"] == "I"
     assert final["state"]["outcome"]["reason"] == "decision"
     assert final["game"]["result"]["winner"] == "I"
-    assert {r["kind"] for r in final["game"]["records"]} == {"STGN", "STGE", "STSE", "STDGS"}
+    # The records and ratings come from the worker, after the game's end, to both sockets.
+    for comm in comms.values():
+        archived = await receive(comm, "game")
+        assert {r["kind"] for r in archived["game"]["records"]} == {"STGN", "STGE", "STSE",
+                                                                   "STDGS"}
+        assert set(archived["game"]["rating_changes"]) == {"I", "O"}
     # the session entry records the arbiter's decisions (R34); the game was rated
     stse = await GameRecord.objects.aget(game__live=game, kind="STSE")
     session = yaml.safe_load(stse.content)["session"]

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from play import services
+from play.lifecycle import start_game
 from play.models import Game
 from tests import benchload
 
@@ -26,7 +26,7 @@ def pair(make_user):
 
 
 def test_a_game_is_advanced_by_the_steps_asked(bench, pair):
-    game = services.start_game(*pair, variant="standard", rated=False)
+    game = start_game(*pair, variant="standard", rated=False)
     uuid = bench.advance(str(game.uuid), [u.pk for u in pair], 12, random.Random(3))
     assert uuid == str(game.uuid)
     game.refresh_from_db()
@@ -34,7 +34,7 @@ def test_a_game_is_advanced_by_the_steps_asked(bench, pair):
 
 
 def test_a_game_that_ends_on_the_way_is_replaced_by_a_fresh_one(bench, pair):
-    game = services.start_game(*pair, variant="standard", rated=False)
+    game = start_game(*pair, variant="standard", rated=False)
     uuid = bench.advance(str(game.uuid), [u.pk for u in pair], 1500, random.Random(3))
     game.refresh_from_db()
     assert game.status == Game.FINISHED

@@ -7,7 +7,7 @@ the slip must be byte for byte what ``talu slip`` makes from the downloaded STGE
 
 import pytest
 
-from play import services
+from play.lifecycle import start_game
 from registry.models import GameRecord
 from registry.records import slip as slips
 from registry.records import yamlio
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_the_slip_is_the_one_made_from_the_stored_files(make_user, settings):
     settings.TALU_PLACE = "Győr — Ünnepi csarnok"  # in the session entry, taken from memory
     zoe, bob = make_user("zoë-ó"), make_user("bob")  # a name YAML must keep as written
-    game = services.start_game(zoe, bob, variant="standard", rated=True)
+    game = start_game(zoe, bob, variant="standard", rated=True)
     play_line(game, FORFEIT_BY_I)
     texts = {r.kind: r.content for r in GameRecord.objects.filter(game__live=game)}
     stored = yamlio.load_yaml(texts["STDGS"])

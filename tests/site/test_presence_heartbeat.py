@@ -9,7 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from play import services
+from play.commands.player import submit_as
+from play.lifecycle import start_game
+from play.live import presence
 from play.models import Watcher
 
 pytestmark = pytest.mark.django_db
@@ -19,14 +21,14 @@ A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
 
 def test_one_call_refreshes_every_socket_and_reports_each_game(game, players):
     alice, bob, carol = players
-    other = services.start_game(bob, alice, variant="standard", rated=False)
-    services.open_socket(game.uuid, "ch.alice", alice, "s1")
-    services.open_socket(game.uuid, "ch.carol", carol, "s1")
-    services.open_socket(other.uuid, "ch.bob", bob, "s1")
+    other = start_game(bob, alice, variant="standard", rated=False)
+    presence.open_socket(game.uuid, "ch.alice", alice, "s1")
+    presence.open_socket(game.uuid, "ch.carol", carol, "s1")
+    presence.open_socket(other.uuid, "ch.bob", bob, "s1")
     Watcher.objects.update(seen=timezone.now() - timedelta(hours=1))  # a stalled process
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
 
-    found = services.touch("s1", [("ch.alice", str(game.uuid), "player"),
+    found = presence.touch("s1", [("ch.alice", str(game.uuid), "player"),
                                   ("ch.carol", str(game.uuid), "spectator"),
                                   ("ch.bob", str(other.uuid), "player")])
 
@@ -37,10 +39,10 @@ def test_one_call_refreshes_every_socket_and_reports_each_game(game, players):
 
 def test_rows_deleted_as_stale_are_put_back_and_counted(game, players):
     _, _, carol = players
-    services.open_socket(game.uuid, "ch.carol", carol, "s1")
+    presence.open_socket(game.uuid, "ch.carol", carol, "s1")
     Watcher.objects.all().delete()  # another process's join swept them while we stalled
 
-    found = services.touch("s1", [("ch.carol", str(game.uuid), "spectator"),
+    found = presence.touch("s1", [("ch.carol", str(game.uuid), "spectator"),
                                   ("ch.dave", str(game.uuid), "spectator")])
 
     assert found == {str(game.uuid): (0, 2)}
@@ -49,22 +51,22 @@ def test_rows_deleted_as_stale_are_put_back_and_counted(game, players):
 
 
 def test_a_game_that_is_gone_is_left_out(game, players):
-    assert services.touch("s1", [("ch.x", "00000000-0000-0000-0000-000000000000",
+    assert presence.touch("s1", [("ch.x", "00000000-0000-0000-0000-000000000000",
                                   "spectator")]) == {}
-    assert services.touch("s1", []) == {}
+    assert presence.touch("s1", []) == {}
 
 
 def test_a_heartbeat_sweeps_the_stale_rows_of_its_games_only(game, players):
     """A killed process's rows stop counting once stale and are deleted by the next heartbeat
     of a process with a socket on their game; another game's rows wait for its own."""
     alice, bob, carol = players
-    other = services.start_game(bob, alice, variant="standard", rated=False)
-    services.open_socket(game.uuid, "ch.dead1", carol, "dead")
-    services.open_socket(other.uuid, "ch.dead2", carol, "dead")
+    other = start_game(bob, alice, variant="standard", rated=False)
+    presence.open_socket(game.uuid, "ch.dead1", carol, "dead")
+    presence.open_socket(other.uuid, "ch.dead2", carol, "dead")
     Watcher.objects.update(seen=timezone.now() - timedelta(hours=1))  # the process was killed
-    services.open_socket(game.uuid, "ch.carol", carol, "s1")
+    presence.open_socket(game.uuid, "ch.carol", carol, "s1")
 
-    found = services.touch("s1", [("ch.carol", str(game.uuid), "spectator")])
+    found = presence.touch("s1", [("ch.carol", str(game.uuid), "spectator")])
 
     assert found == {str(game.uuid): (0, 1)}
     assert sorted(Watcher.objects.values_list("channel_name", flat=True)) == [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from play import services
+from play.lifecycle import start_game
 from registry.models import Player, RatingChange
 from tests.site.gameplay import FORFEIT_BY_I, NULL_GAME, play_line
 
@@ -23,7 +23,7 @@ def test_rated_game_updates_both_ratings_with_figures(game):
 def test_mixed_strata_each_rated_by_own_model(players):
     alice, bob, _ = players
     Player.objects.filter(user=bob).update(stratum=3, rating=1000)
-    game = services.start_game(alice, bob, rated=True)
+    game = start_game(alice, bob, rated=True)
     play_line(game, FORFEIT_BY_I)
     changes = {rc.side: rc for rc in RatingChange.objects.filter(game__live=game)}
     assert changes["I"].model == "S1" and changes["O"].model == "S3"
@@ -32,10 +32,10 @@ def test_mixed_strata_each_rated_by_own_model(players):
 
 def test_freeplay_and_null_games_change_no_rating(players):
     alice, bob, _ = players
-    free = services.start_game(alice, bob, rated=False)
+    free = start_game(alice, bob, rated=False)
     play_line(free, FORFEIT_BY_I)
     assert free.winner == "O"
-    null = services.start_game(alice, bob, rated=True)
+    null = start_game(alice, bob, rated=True)
     play_line(null, NULL_GAME)
     assert null.status == "finished" and null.winner == "-" and null.reason == "null"
     assert RatingChange.objects.count() == 0
@@ -51,7 +51,7 @@ def test_promotion_by_the_20_75_75_rule(players, games_before, wins_before, prom
     alice, bob, _ = players
     Player.objects.filter(user=bob).update(rating=440, stratum_games=games_before,
                                            stratum_wins=wins_before)
-    game = services.start_game(alice, bob, rated=True)
+    game = start_game(alice, bob, rated=True)
     play_line(game, FORFEIT_BY_I)
     p = Player.objects.get(user=bob)
     rc = RatingChange.objects.get(game__live=game, side="O")

@@ -1,14 +1,11 @@
-"""The benchmark relay (play.relay) is off unless TALU_BENCH_RELAY is true, and when on it
-relays every text frame to its group and to nobody else."""
+"""The benchmark relay (``benchmarks/relay.py``) is no part of the site: the site's routes have
+no relay whatever the environment, and the benchmarks' own ASGI application relays every text
+frame to its group and to nobody else, and serves the site's game sockets beside it."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.core.exceptions import ImproperlyConfigured
 
 import play.routing
 from tests.site.wsutil import TIMEOUT, application
@@ -16,34 +13,21 @@ from tests.site.wsutil import TIMEOUT, application
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def routing(monkeypatch):
-    """``play.routing`` re-imported under the environment the test sets; restored after."""
+@pytest.mark.parametrize("value", [None, "true", "1"])
+def test_the_site_routes_no_relay_whatever_the_environment(monkeypatch, value):
+    import importlib
 
-    def load(value: str | None):
-        if value is None:
-            monkeypatch.delenv("TALU_BENCH_RELAY", raising=False)
-        else:
-            monkeypatch.setenv("TALU_BENCH_RELAY", value)
-        return importlib.reload(play.routing)
-
-    yield load
-    monkeypatch.delenv("TALU_BENCH_RELAY", raising=False)
-    importlib.reload(play.routing)
-
-
-def relay_paths(module) -> list[str]:
-    return [str(p.pattern) for p in module.websocket_urlpatterns if "relay" in str(p.pattern)]
-
-
-@pytest.mark.parametrize("value", [None, "", "false", "0", "off"])
-def test_route_absent_by_default(routing, value):
-    assert relay_paths(routing(value)) == []
+    if value is None:
+        monkeypatch.delenv("TALU_BENCH_RELAY", raising=False)
+    else:
+        monkeypatch.setenv("TALU_BENCH_RELAY", value)
+    routes = importlib.reload(play.routing).websocket_urlpatterns
+    assert not any("relay" in str(p.pattern) for p in routes)
 
 
 @pytest.mark.asyncio
-async def test_site_refuses_relay_socket_by_default(routing):
-    routing(None)
+async def test_site_refuses_relay_socket(monkeypatch):
+    monkeypatch.setenv("TALU_BENCH_RELAY", "true")
     comm = WebsocketCommunicator(application(), "/ws/bench/relay/g1/",
                                  headers=[(b"origin", b"http://testserver"),
                                           (b"host", b"testserver")])
@@ -54,17 +38,13 @@ async def test_site_refuses_relay_socket_by_default(routing):
                                                            "code": 4404}
 
 
-def test_unclear_value_fails_loudly(routing):
-    with pytest.raises(ImproperlyConfigured, match="TALU_BENCH_RELAY"):
-        routing("maybe")
-
-
 @pytest.mark.asyncio
-async def test_relays_to_its_group_only(routing):
-    app = URLRouter(routing("true").websocket_urlpatterns)
-    sender = WebsocketCommunicator(app, "/ws/bench/relay/g1/")
-    listener = WebsocketCommunicator(app, "/ws/bench/relay/g1/")
-    other = WebsocketCommunicator(app, "/ws/bench/relay/g2/")
+async def test_the_benchmark_application_relays_to_its_group_only(game):
+    from benchmarks.relay import application as bench_app
+
+    sender = WebsocketCommunicator(bench_app, "/ws/bench/relay/g1/")
+    listener = WebsocketCommunicator(bench_app, "/ws/bench/relay/g1/")
+    other = WebsocketCommunicator(bench_app, "/ws/bench/relay/g2/")
     for comm in (sender, listener, other):
         connected, _ = await comm.connect(timeout=TIMEOUT)
         assert connected
@@ -74,3 +54,11 @@ async def test_relays_to_its_group_only(routing):
     assert await other.receive_nothing(timeout=0.2)
     for comm in (sender, listener, other):
         await comm.disconnect()
+    # The site's own sockets are served by the same application.
+    site = WebsocketCommunicator(bench_app, f"/ws/game/{game.uuid}/",
+                                 headers=[(b"origin", b"http://testserver"),
+                                          (b"host", b"testserver")])
+    connected, _ = await site.connect(timeout=TIMEOUT)
+    assert connected
+    assert (await site.receive_json_from(timeout=TIMEOUT))["type"] == "welcome"
+    await site.disconnect()

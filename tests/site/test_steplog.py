@@ -1,9 +1,10 @@
-"""The one-statement write path (``play.steplog``) stores exactly what the locked path does.
+"""The command path's fast road stores exactly what its slow road does (``play.commands.path``).
 
-On PostgreSQL a step of a game whose engine this process holds at the client's version is one
+A step of a game whose state this process holds at the client's version is decided without
+reading the game and stored by the one append (``play.store.log``): on PostgreSQL one
 statement; everything else (refusals, resent or stale messages, a game another process moved)
-is answered by the locked path. These tests run on SQLite, where every step takes the locked
-path, and again on PostgreSQL (``test_services_stack.py``), where the usual step does not.
+is answered by the slow road from the game's row. These tests run on SQLite and again on
+PostgreSQL (``test_services_stack.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from play import services, steplog
+from play.commands import path
+from play.commands.player import submit_as
+from play.lifecycle import start_game
 from play.models import Game, GameEvent
+from play.store import engines
+from play.store import log as event_log
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +40,15 @@ def _log(game: Game) -> list[tuple]:
 
 def test_a_step_of_a_held_game_is_one_statement_on_postgresql(game, players):
     alice = players[0]
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
     with CaptureQueriesContext(connection) as ctx:
-        res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+        res = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
     assert res.ok and res.version == 2
-    if steplog.available():
+    if event_log.on_postgresql():
         assert len(_statements(ctx)) == 1, _statements(ctx)
-    else:  # SQLite: the locked path (its own query-count test is in test_sync_consistency)
-        assert len(_statements(ctx)) > 1
+    else:  # SQLite: the same append through the ORM (a bump, the events, in a transaction)
+        assert not any("FROM \"play_game\"" in q and q.startswith("SELECT")
+                       for q in _statements(ctx)), _statements(ctx)
 
 
 def test_both_paths_store_the_same_log_and_notation(game, players, make_user, monkeypatch):
@@ -53,67 +59,67 @@ def test_both_paths_store_the_same_log_and_notation(game, players, make_user, mo
     def play(g: Game) -> Game:
         for n, (_, who, step) in enumerate(turn):
             if step == "end":
-                res = services.submit(g.uuid, who, "end", version=n, seq=f"s{n}")
+                res = submit_as(g.uuid, who, "end", version=n, seq=f"s{n}")
             else:
-                res = services.submit(g.uuid, who, "step", step=step, version=n, seq=f"s{n}")
+                res = submit_as(g.uuid, who, "step", step=step, version=n, seq=f"s{n}")
             assert res.ok, res.reason
         return Game.objects.get(pk=g.pk)
 
     fast = play(game)
-    monkeypatch.setattr(steplog, "available", lambda: False)
-    other = services.start_game(alice, bob, variant="standard", rated=False)
+    monkeypatch.setattr(path, "hold", lambda sub, now=None: None)  # the slow road only
+    other = start_game(alice, bob, variant="standard", rated=False)
     locked = play(other)
 
     assert _log(fast) == _log(locked)
     assert fast.version == locked.version == len(turn)
     assert fast.stgn == locked.stgn != ""  # refreshed when a turn ended, on both paths
     assert not GameEvent.objects.filter(game=fast, created__isnull=True).exists()
-    assert fast.stgn == services.replay(fast).stgn()
+    assert fast.stgn == engines.replay(fast).engine.stgn()
 
 
 def test_a_game_moved_by_another_process_is_not_written_over(game, players):
     """This process still holds the game at version 1; another has stored version 2. A client
     as far behind as this process is told its step is stale: nothing is written."""
     alice = players[0]
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
-    behind = copy.deepcopy(services._cache[game.pk])
-    assert services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
-    services._cache[game.pk] = behind  # this process's view: version 1
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    behind = copy.deepcopy(engines._states[game.pk])
+    assert submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="b").ok
+    engines._states[game.pk] = behind  # this process's view: version 1
 
-    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
+    res = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
     assert not res.ok and res.code == "stale" and res.version == 2
     assert [v for v, *_ in _log(game)] == [1, 2]
     # And the next step, made against the real version, is applied on the caught-up game.
-    res = services.submit(game.uuid, alice, "step", step=A4_A5, version=2, seq="d")
+    res = submit_as(game.uuid, alice, "step", step=A4_A5, version=2, seq="d")
     assert res.ok, res.reason
     assert res.state["open_turn"]["text"] == "A2-A3-A4-A5"
 
 
 def test_a_resent_step_is_acknowledged_not_applied_twice(game, players):
     alice = players[0]
-    first = services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a")
+    first = submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a")
     assert first.ok
     # The same message again, claiming the version its first copy produced (a confused client):
     # legal on the held engine, refused by the (game, side, seq) constraint, acknowledged.
-    again = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="a")
+    again = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="a")
     assert again.ok and again.code == "duplicate" and again.version == 1
     assert again.update() is None  # nothing to broadcast
     assert [v for v, *_ in _log(game)] == [1]
     # The held engine was not left one step ahead of the log.
-    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+    res = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
     assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4"
 
 
 def test_an_illegal_step_is_refused_with_its_reason_and_changes_nothing(game, players):
     alice, bob = players[0], players[1]
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
-    res = services.submit(game.uuid, alice, "step", step={"kind": "move", "from": "A3",
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    res = submit_as(game.uuid, alice, "step", step={"kind": "move", "from": "A3",
                                                            "to": "C5"}, version=1, seq="b")
     assert not res.ok and res.code == "illegal" and "A3" in res.reason
-    res = services.submit(game.uuid, bob, "step", step=A3_A4, version=1, seq="c")
+    res = submit_as(game.uuid, bob, "step", step=A3_A4, version=1, seq="c")
     assert not res.ok and res.code == "not_your_turn"
     assert [v for v, *_ in _log(game)] == [1]
-    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="d")
+    res = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="d")
     assert res.ok and res.state["steps_used"] == 2
 
 
@@ -121,23 +127,23 @@ def test_a_broadcast_from_another_process_brings_the_held_engine_forward(game, p
     """The opponent's step was applied by another process: its broadcast plays it on this
     process's engine, so the next step here is played on it, not replayed from the log."""
     alice = players[0]
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
-    behind = copy.deepcopy(services._cache[game.pk])
-    other = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
-    services._cache[game.pk] = behind  # as if "b" had been applied elsewhere
-    assert services.held_version(game.uuid) == 1
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    behind = copy.deepcopy(engines._states[game.pk])
+    other = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="b")
+    engines._states[game.pk] = behind  # as if "b" had been applied elsewhere
+    assert engines.held_version(game.uuid) == 1
 
-    services.advance_held(game.uuid, 0, other.events)  # not where the engine is: ignored
-    assert services.held_version(game.uuid) == 1
-    services.advance_held(game.uuid, 1, other.events)
-    assert services.held_version(game.uuid) == 2
+    engines.advance(game.uuid, 0, other.events)  # not where the engine is: ignored
+    assert engines.held_version(game.uuid) == 1
+    engines.advance(game.uuid, 1, other.events)
+    assert engines.held_version(game.uuid) == 2
 
     with CaptureQueriesContext(connection) as ctx:
-        res = services.submit(game.uuid, alice, "step", step=A4_A5, version=2, seq="c")
+        res = submit_as(game.uuid, alice, "step", step=A4_A5, version=2, seq="c")
     assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4-A5"
-    if steplog.available():
+    if event_log.on_postgresql():
         assert len(_statements(ctx)) == 1  # played on the advanced engine
-    assert res.state == services.replay(Game.objects.get(pk=game.pk)).snapshot()
+    assert res.state == engines.replay(Game.objects.get(pk=game.pk)).engine.snapshot()
 
 
 @pytest.mark.parametrize("bad", [None, "A2-A3", ["A2", "A3"], 7, {"kind": "move"},
@@ -146,10 +152,10 @@ def test_a_broadcast_from_another_process_brings_the_held_engine_forward(game, p
                                  {"kind": "move", "from": "Z9", "to": "A3"}])
 def test_a_malformed_step_is_refused_and_the_held_engine_survives(game, players, bad):
     alice = players[0]
-    assert services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
-    res = services.submit(game.uuid, alice, "step", step=bad, version=1, seq="b")
+    assert submit_as(game.uuid, alice, "step", step=A2_A3, version=0, seq="a").ok
+    res = submit_as(game.uuid, alice, "step", step=bad, version=1, seq="b")
     assert not res.ok and res.code in ("bad_step", "illegal"), res
     assert res.reason
     assert [v for v, *_ in _log(game)] == [1]
-    res = services.submit(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
+    res = submit_as(game.uuid, alice, "step", step=A3_A4, version=1, seq="c")
     assert res.ok and res.state["open_turn"]["text"] == "A2-A3-A4"

@@ -1,4 +1,4 @@
-"""Group commit of ``play.steplog.append_async``: steps of different games that arrive while a
+"""Group commit of ``play.store.log.append_async``: steps of different games that arrive while a
 write is in flight are stored by one statement, each caller still told about its own step.
 
 A spy on psycopg's ``AsyncCursor.execute`` records the games of every steplog statement and
@@ -20,33 +20,38 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 
-from play import services, steplog
-from play.models import Game, GameEvent, NewEvent
+from play.games.protocol import Event
+from play.lifecycle import start_game
+from play.models import Game, GameEvent
+from play.store import engines
+from play.store import log as event_log
+from play.store.log import Batch, Numbered
 from tests import stack
 
 
-def _step(version: int, seq: str, text: str = "A2-A3") -> NewEvent:
-    return NewEvent(version, GameEvent.STEP, "I", {"kind": "move", "from": "A2", "to": "A3"},
-                    text, seq)
+def _step(version: int, seq: str, text: str = "A2-A3") -> Numbered:
+    return Numbered(version, Event("step", "I", {"kind": "move", "from": "A2", "to": "A3"},
+                                   text), seq)
 
 
-def _queued(game_pk: int, loop: asyncio.AbstractEventLoop) -> steplog._Step:
-    return steplog._Step(game_pk, 0, [_step(1, f"s{game_pk}")], None, loop.create_future())
+def _queued(game_pk: int, loop: asyncio.AbstractEventLoop) -> event_log._Waiting:
+    return event_log._Waiting(Batch(game_pk, 0, [_step(1, f"s{game_pk}")]), loop.create_future())
 
 
 def test_a_batch_takes_one_step_per_game_in_arrival_order_up_to_the_cap():
     loop = asyncio.new_event_loop()
     try:
-        writer = steplog._Writer()
-        first = [_queued(pk, loop) for pk in range(1, steplog.BATCH_MAX + 3)]
+        writer = event_log._Writer()
+        first = [_queued(pk, loop) for pk in range(1, event_log.BATCH_MAX + 3)]
         again = _queued(5, loop)  # a second step of game 5: the next statement
         gone = _queued(900, loop)
         gone.future.cancel()  # its caller gave up while it waited: never written
         writer.queue = [*first[:10], again, gone, *first[10:]]
         batch = writer._take()
-        assert [s.game_pk for s in batch] == list(range(1, steplog.BATCH_MAX + 1))
-        assert writer.queue == [again, *first[steplog.BATCH_MAX:]]
-        assert [s.game_pk for s in writer._take()] == [5, *(s.game_pk for s in first[-2:])]
+        assert [s.batch.game_pk for s in batch] == list(range(1, event_log.BATCH_MAX + 1))
+        assert writer.queue == [again, *first[event_log.BATCH_MAX:]]
+        assert [s.batch.game_pk for s in writer._take()] == [
+            5, *(s.batch.game_pk for s in first[-2:])]
         assert writer.queue == []
     finally:
         loop.close()
@@ -64,7 +69,7 @@ class Spy:
 
         async def execute(cur: psycopg.AsyncCursor, query: Any, params: Any = None,
                           **kwargs: Any) -> Any:
-            if query == steplog._sql():
+            if query == event_log._sql():
                 spy.statements.append([s["id"] for s in orjson.loads(params["steps"])])
                 spy.entered.set()
                 if spy._holds:
@@ -85,7 +90,7 @@ async def _in_flight(spy, game) -> tuple[asyncio.Event, asyncio.Task]:
     """``game``'s first step, its statement held in flight by ``spy`` (set the returned gate
     to let it finish), so that the steps sent next queue behind it."""
     gate = spy.hold()
-    first = asyncio.create_task(steplog.append_async(game.pk, 0, [_step(1, "a")], None))
+    first = asyncio.create_task(event_log.append_async(Batch(game.pk, 0, [_step(1, "a")], None)))
     await spy.entered.wait()
     return gate, first
 
@@ -97,8 +102,8 @@ async def _yield(times: int = 5) -> None:
 
 
 def _games(n: int, alice, bob) -> list[Game]:
-    services.forget_engines()
-    return [services.start_game(alice, bob, variant="standard", rated=False) for _ in range(n)]
+    engines.forget()
+    return [start_game(alice, bob, variant="standard", rated=False) for _ in range(n)]
 
 
 @database_sync_to_async
@@ -109,20 +114,20 @@ def _stored(game: Game) -> tuple[int, str, list[tuple]]:
     return row.version, row.stgn, log
 
 
-if steplog.available() or stack.is_child("services"):  # the statement needs PostgreSQL
+if event_log.on_postgresql() or stack.is_child("services"):  # the statement needs PostgreSQL
 
     @pytest_asyncio.fixture
     async def spy(monkeypatch):
-        await steplog._async_connection()  # opened: a test's first write is not a connect
+        await event_log._async_connection()  # opened: a test's first write is not a connect
         yield Spy(monkeypatch)
-        await steplog.close_async()
+        await event_log.close_async()
 
     @pytest.mark.django_db(transaction=True)
     @pytest.mark.asyncio
     async def test_a_lone_step_is_sent_at_once(players, spy):
-        assert steplog.available()
+        assert event_log.on_postgresql()
         (g,) = await database_sync_to_async(_games)(1, *players[:2])
-        task = asyncio.create_task(steplog.append_async(g.pk, 0, [_step(1, "a")], None))
+        task = asyncio.create_task(event_log.append_async(Batch(g.pk, 0, [_step(1, "a")], None)))
         await _yield()  # a few rounds of the loop, no timer: the statement is already sent
         assert spy.statements == [[g.pk]]
         assert await task is True
@@ -134,16 +139,15 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
             players, spy):
         g = await database_sync_to_async(_games)(6, *players[:2])
         # g[4] was moved by another process (version 1, its own event), g[5] has ended.
-        assert await database_sync_to_async(steplog.append)(g[4].pk, 0, [_step(1, "x")], None)
+        assert await database_sync_to_async(event_log.append)(Batch(g[4].pk, 0, [_step(1, "x")]))
         await database_sync_to_async(
             Game.objects.filter(pk=g[5].pk).update)(status=Game.FINISHED)
         await database_sync_to_async(Game.objects.filter(pk=g[2].pk).update)(stgn="before")
         before = [await _stored(x) for x in g]
 
         gate, first = await _in_flight(spy, g[0])  # these queue behind g[0]'s statement
-        two_events = [_step(1, "c"), NewEvent(2, GameEvent.WARN, "", {"side": "I"}, "warn",
-                                              None)]
-        rest = [asyncio.create_task(steplog.append_async(*args)) for args in (
+        two_events = [_step(1, "c"), Numbered(2, Event("warn", "", {"side": "I"}, "warn"))]
+        rest = [asyncio.create_task(event_log.append_async(Batch(*args))) for args in (
             (g[1].pk, 0, [_step(1, "b")], "NOTATION-1"),
             (g[2].pk, 0, [_step(1, "b")], None),  # ended no turn: the notation stays
             (g[3].pk, 0, two_events, None),
@@ -169,12 +173,12 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     @pytest.mark.asyncio
     async def test_a_duplicate_seq_fails_only_its_own_step(players, spy):
         g = await database_sync_to_async(_games)(4, *players[:2])
-        assert await database_sync_to_async(steplog.append)(g[1].pk, 0, [_step(1, "a")], None)
+        assert await database_sync_to_async(event_log.append)(Batch(g[1].pk, 0, [_step(1, "a")]))
 
         gate, first = await _in_flight(spy, g[0])
         resent = asyncio.create_task(  # at the right version, but "a" is already stored
-            steplog.append_async(g[1].pk, 1, [_step(2, "a", "A3-A4")], None))
-        others = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "b")], None))
+            event_log.append_async(Batch(g[1].pk, 1, [_step(2, "a", "A3-A4")], None)))
+        others = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "b")], None)))
                   for x in g[2:]]
         await _yield()
         gate.set()
@@ -195,7 +199,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     async def test_two_steps_of_one_game_are_never_in_one_statement(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(steplog.append_async(*args)) for args in (
+        rest = [asyncio.create_task(event_log.append_async(Batch(*args))) for args in (
             (g[1].pk, 0, [_step(1, "a")], None),
             (g[1].pk, 1, [_step(2, "b", "A3-A4")], None),  # after the one above
             (g[2].pk, 0, [_step(1, "a")], None),
@@ -211,7 +215,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
     async def test_cancelled_callers_break_neither_the_writer_nor_the_others(players, spy):
         g = await database_sync_to_async(_games)(4, *players[:2])
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "a")], None))
+        rest = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
                 for x in g[1:]]
         await _yield()
         first.cancel()  # its statement is in flight: it goes on, unanswered
@@ -224,17 +228,17 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         assert (await _stored(g[0]))[0] == 1  # sent before its caller left
         assert (await _stored(g[2]))[::2] == (0, [])
         # The writer still works: the cancelled step can be sent again.
-        assert await steplog.append_async(g[2].pk, 0, [_step(1, "a")], None) is True
+        assert await event_log.append_async(Batch(g[2].pk, 0, [_step(1, "a")], None)) is True
         assert spy.statements[-1] == [g[2].pk]
-        assert steplog._writers[asyncio.get_running_loop()].task is None  # no task left
+        assert event_log._writers[asyncio.get_running_loop()].task is None  # no task left
 
     @pytest.mark.django_db(transaction=True)
     @pytest.mark.asyncio
     async def test_a_batch_on_a_lost_connection_is_written_alone_on_a_new_one(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
-        old = steplog._async[asyncio.get_running_loop()]
+        old = event_log._async[asyncio.get_running_loop()]
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(steplog.append_async(x.pk, 0, [_step(1, "a")], None))
+        rest = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
                 for x in g[1:]]
         await _yield()
         gate2 = spy.hold()  # the batch of g[1] and g[2]
@@ -252,7 +256,7 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         gate2.set()
         assert await asyncio.gather(*rest) == [True, True]
         assert spy.statements == [[g[0].pk], [g[1].pk, g[2].pk], [g[1].pk], [g[2].pk]]
-        assert old.broken and steplog._async[asyncio.get_running_loop()] is not old
+        assert old.broken and event_log._async[asyncio.get_running_loop()] is not old
         for x in g:
             assert (await _stored(x))[::2] == (1, [(1, "a", "A2-A3")])
 
@@ -264,19 +268,19 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         g = await database_sync_to_async(_games)(7, *players[:2])
         await database_sync_to_async(Game.objects.filter(pk=g[6].pk).update)(version=40000)
         for n in range(6):  # small numbers (psycopg would send int2 arrays)
-            assert await steplog.append_async(g[n].pk, 0, [_step(1, "a")], None)
+            assert await event_log.append_async(Batch(g[n].pk, 0, [_step(1, "a")], None))
         for v in range(40000, 40006):  # beyond int2, and batches of several steps
             gate = spy.hold()
-            tasks = [asyncio.create_task(steplog.append_async(g[6].pk, v, [_step(v + 1,
-                                                                               f"b{v}")], None))]
+            tasks = [asyncio.create_task(event_log.append_async(Batch(g[6].pk, v, [_step(v + 1,
+                                                                               f"b{v}")], None)))]
             await spy.entered.wait()
-            tasks += [asyncio.create_task(steplog.append_async(
-                x.pk, v - 39999, [_step(v - 39998, f"c{v}")], "N")) for x in g[:3]]
+            tasks += [asyncio.create_task(event_log.append_async(Batch(
+                x.pk, v - 39999, [_step(v - 39998, f"c{v}")], "N"))) for x in g[:3]]
             await _yield()
             gate.set()
             assert await asyncio.gather(*tasks) == [True] * 4
         assert len(spy.statements) == 6 + 12
-        conn = steplog._async[asyncio.get_running_loop()]
+        conn = event_log._async[asyncio.get_running_loop()]
         async with conn.cursor() as cur:
             await cur.execute("SELECT count(*) FROM pg_prepared_statements "
                               "WHERE statement LIKE 'WITH moved AS (UPDATE %'")
@@ -289,16 +293,17 @@ if steplog.available() or stack.is_child("services"):  # the statement needs Pos
         goes to the locked path), none hangs, and the next step starts a new writer."""
         g = await database_sync_to_async(_games)(2, *players[:2])
         spy.hold()  # never released: the writer is cancelled holding it
-        tasks = [asyncio.create_task(steplog.append_async(g[0].pk, 0, [_step(1, "a")], None))]
+        tasks = [asyncio.create_task(
+            event_log.append_async(Batch(g[0].pk, 0, [_step(1, "a")], None)))]
         await spy.entered.wait()
-        tasks.append(asyncio.create_task(steplog.append_async(g[1].pk, 0, [_step(1, "a")],
-                                                              None)))
+        tasks.append(asyncio.create_task(event_log.append_async(Batch(g[1].pk, 0, [_step(1, "a")],
+                                                              None))))
         await _yield()
-        writer = steplog._writers[asyncio.get_running_loop()]
+        writer = event_log._writers[asyncio.get_running_loop()]
         writer.task.cancel()
         for task in tasks:
             with pytest.raises(psycopg.OperationalError, match="writer stopped"):
                 await task
         assert writer.task is None and writer.queue == []
-        assert await steplog.append_async(g[1].pk, 0, [_step(1, "a")], None) is True
+        assert await event_log.append_async(Batch(g[1].pk, 0, [_step(1, "a")], None)) is True
         assert (await _stored(g[0]))[::2] == (0, [])

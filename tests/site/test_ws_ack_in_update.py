@@ -12,7 +12,8 @@ issue 7); these tests read raw frames, not ``wsutil.receive``, which hides the d
 import pytest
 from channels.db import database_sync_to_async
 
-from play import consumers, services
+from play.live import delivery, wire
+from tests.site.gameplay import store_only
 from tests.site.wsutil import TIMEOUT, connect, step
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -75,10 +76,10 @@ async def test_an_update_that_must_wait_is_preceded_by_a_separate_ack(game, play
     """A player whose socket has not yet been given the version its step names (it learnt it
     in another tab): the update of the step waits for the one before it, the ack does not."""
     alice = players[0]
-    monkeypatch.setattr(consumers, "GAP_WAIT", 0.2)
+    monkeypatch.setattr(delivery, "GAP_WAIT", 0.2)
     comm, _, first = await connect(game, await database_sync_to_async(cookies)(alice))
     assert first["version"] == 0
-    res = await database_sync_to_async(services.submit)(
+    res = await database_sync_to_async(store_only)(
         game.uuid, alice, "step", step={"kind": "move", "from": "A2", "to": "A3"}, version=0,
         seq="other-tab")  # stored, never broadcast to this socket
     assert res.ok
@@ -108,7 +109,7 @@ async def test_a_client_that_does_not_ask_gets_the_ack_alone_first(game, players
 
 @pytest.mark.django_db(transaction=False)
 async def test_a_member_is_added_to_an_encoded_object():
-    text = consumers._encode({"type": "update", "version": 3, "name": "Zoë"})
-    assert consumers._with_member(text, "ack", {"seq": 'q"1', "version": 3}) == (
-        consumers._encode({"type": "update", "version": 3, "name": "Zoë",
+    text = wire.encode({"type": "update", "version": 3, "name": "Zoë"})
+    assert wire.with_member(text, "ack", {"seq": 'q"1', "version": 3}) == (
+        wire.encode({"type": "update", "version": 3, "name": "Zoë",
                            "ack": {"seq": 'q"1', "version": 3}}))

@@ -6,20 +6,21 @@ import json
 
 import pytest
 
-from play import consumers, services
+from play.live import wire
+from tests.site.gameplay import store_only
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_update_is_encoded_as_the_standard_library_would(game, players):
-    res = services.submit(game.uuid, players[0], "step",
+    res = store_only(game.uuid, players[0], "step",
                           step={"kind": "move", "from": "A2", "to": "A3"}, version=0, seq="é-1")
     update = res.update()
-    text = consumers._encode(update)
+    text = wire.encode(update)
     assert text == json.dumps(update, separators=(",", ":"), ensure_ascii=False)
     assert json.loads(text) == update
 
 
 def test_an_integer_past_64_bits_is_encoded_too():
     big = {"type": "spectators", "count": 2**70, "rating": -(2**65)}
-    assert json.loads(consumers._encode(big)) == big
+    assert json.loads(wire.encode(big)) == big

@@ -12,8 +12,10 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from play import consumers, services
+from play import gameview
+from play.live import delivery
 from play.models import Watcher
+from tests.site.gameplay import store_only
 from tests.site.wsutil import connect, nothing_pending, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -26,7 +28,7 @@ def _played(game, alice) -> list[dict]:
     """Two steps stored, and the two layer events that announce them."""
     out = []
     for version, step in ((0, A2_A3), (1, A3_A4)):
-        res = services.submit(game.uuid, alice, "step", step=step, version=version,
+        res = store_only(game.uuid, alice, "step", step=step, version=version,
                               seq=f"s{version}")
         assert res.ok, res.reason
         update = res.update()
@@ -47,8 +49,8 @@ async def test_an_early_update_waits_for_the_one_before_it(game, players, cookie
     alice, _, carol = players
     comm, channel = await _spectator(game, carol, cookies)
     syncs = []
-    real_sync = services.sync
-    monkeypatch.setattr(services, "sync", lambda *a, **k: syncs.append(a) or real_sync(*a, **k))
+    real_sync = gameview.sync
+    monkeypatch.setattr(gameview, "sync", lambda *a, **k: syncs.append(a) or real_sync(*a, **k))
     first, second = await database_sync_to_async(_played)(game, alice)
 
     layer = get_channel_layer()
@@ -65,7 +67,7 @@ async def test_an_early_update_waits_for_the_one_before_it(game, players, cookie
 async def test_a_gap_that_stays_open_is_filled_from_the_database(game, players, cookies,
                                                                  monkeypatch):
     alice, _, carol = players
-    monkeypatch.setattr(consumers, "GAP_WAIT", 0.2)
+    monkeypatch.setattr(delivery, "GAP_WAIT", 0.2)
     comm, channel = await _spectator(game, carol, cookies)
     _, second = await database_sync_to_async(_played)(game, alice)
 

@@ -6,8 +6,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from play import services
 from play.models import Watcher
+from tests.site.gameplay import store_only
 from tests.site.wsutil import connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -25,7 +25,7 @@ async def test_a_step_no_broadcast_announced_arrives_with_the_heartbeat(game, pl
     assert await receive(quiet, "spectators") == {"type": "spectators", "count": 1}
 
     # Stored without any socket hearing of it, as when the broadcast was lost.
-    result = await database_sync_to_async(services.submit)(game.uuid, alice, "step",
+    result = await database_sync_to_async(store_only)(game.uuid, alice, "step",
                                                            step=A2_A3, version=0, seq="lost")
     assert result.ok
     update = await receive(watcher, "update", timeout=5)

@@ -1,8 +1,8 @@
-"""The step that ends a game, sent on the websocket: stored with its records in one transaction
-by the locked path, played on the engine this process already holds rather than on a replay of
-the whole game, and its notation replayed once by the records core, not once for the session
-entry and again for the slip (a game's end was the most expensive step of all under load,
-issue 7)."""
+"""The step that ends a game, sent on the websocket: decided on the state this process already
+holds and stored like any step (its outbox row in the same append), with no replay of the game;
+the records are written after, by the worker, which replays the log once, and the records core
+replays the notation once, not once for the session entry and again for the slip (a game's end
+was the most expensive step of all under load, issue 7; issue 19 took it off the step path)."""
 
 import copy
 import random
@@ -10,10 +10,14 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from play import rules, services, steplog
+import play.games.talu as rules
+from play.commands.player import submit_as
+from play.games.talu import Step
+from play.games.talu import TaluGame as Engine
+from play.games.talu.protocol import apply_event
 from play.models import Game, GameEvent
-from play.rules import Game as Engine
-from play.rules import Step
+from play.store import engines
+from play.store import log as event_log
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
 
@@ -34,27 +38,27 @@ def _play_to_the_last_step(game, players) -> tuple[str, Step, int]:
         trial.play(step)
         if trial.outcome is not None:
             return side, step, version
-        res = services.submit(game.uuid, users[side], "step", step=step.to_dict(),
+        res = submit_as(game.uuid, users[side], "step", step=step.to_dict(),
                               version=version, seq=f"s{version}")
         assert res.ok, res
         for ev in res.events:  # the arbiter's warnings too (R14)
-            services.apply_event(shadow, ev["kind"], ev["data"])
+            apply_event(shadow, ev["kind"], ev["data"])
         version = res.version
     raise AssertionError("the game did not end")
 
 
-async def test_the_last_step_is_stored_with_its_records_without_a_replay(
-        game, players, cookies, monkeypatch):
+async def test_the_last_step_is_stored_without_a_replay_and_archived_after(
+        game, players, cookies, monkeypatch, worker):
     side, last, version = await database_sync_to_async(_play_to_the_last_step)(game, players)
     mover = players[0] if side == "I" else players[1]
     replays = []
-    real_replay = services.replay
+    real_replay = engines.replay
 
     def counting_replay(*args, **kwargs):
         replays.append(args)
         return real_replay(*args, **kwargs)
 
-    monkeypatch.setattr(services, "replay", counting_replay)
+    monkeypatch.setattr(engines, "replay", counting_replay)
     readings = []  # the records core's replays of the notation (registry.records.verify)
     real_read = rules.read_stgn
     monkeypatch.setattr(rules, "read_stgn",
@@ -69,13 +73,17 @@ async def test_the_last_step_is_stored_with_its_records_without_a_replay(
         update = await receive(a, "update")
         assert update["game"]["status"] == Game.FINISHED
         assert update["state"]["outcome"]["finished"] is True
-        assert {r["kind"] for r in update["game"]["records"]} == {"STGN", "STGE", "STSE",
-                                                                 "STDGS"}
+        assert update["game"]["archived"] is False and update["game"]["records"] == []
+        assert replays == []  # the state of the game's last position, not a replay of its log
+        archived = await receive(a, "game")  # the worker's, once the records are written
+        assert archived["game"]["archived"] is True
+        assert {r["kind"] for r in archived["game"]["records"]} == {"STGN", "STGE", "STSE",
+                                                                   "STDGS"}
     finally:
         await a.disconnect()
-        if steplog.available():
-            await steplog.close_async()
-    assert replays == []  # the engine of the game's last position, not a replay of its log
+        if event_log.on_postgresql():
+            await event_log.close_async()
+    assert len(replays) == 1  # the archive's, once, in the worker
     assert len(readings) == 1  # the session entry's check; the slip is derived from its replay
     row = await Game.objects.aget(pk=game.pk)
     assert (row.status, row.version) == (Game.FINISHED, version + 1)

@@ -1,13 +1,15 @@
-"""On PostgreSQL the consumer stores the usual step from its event loop in one statement
-(``play.steplog.append_async``), with no pool thread; on SQLite every step takes the locked
-path. Either way the client sees the same: stored before acknowledged, a resent message
-acknowledged once, the opponent told."""
+"""The consumer decides the usual step on its event loop (the command path's fast road) and
+stores it by the one append (``play.store.log.append_async``): on PostgreSQL one statement
+from the loop, with no pool thread; on SQLite the same append on a thread. Only what the fast
+road cannot answer (here a resent message) takes the slow road. Either way the client sees the
+same: stored before acknowledged, a resent message acknowledged once, the opponent told."""
 
 import pytest
 from channels.db import database_sync_to_async
 
-from play import services, steplog
+from play.commands import path
 from play.models import GameEvent
+from play.store import log as event_log
 from tests.site.wsutil import connect, receive, step
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -16,14 +18,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 async def test_usual_steps_skip_the_pool_thread_on_postgresql(game, players, cookies,
                                                                monkeypatch):
     alice, bob, _ = players
-    locked = []
-    real_submit = services.submit
+    slow = []
+    real_store = path.store
 
-    def counting_submit(*args, **kwargs):
-        locked.append(kwargs.get("seq"))
-        return real_submit(*args, **kwargs)
+    def counting_store(sub, *args, **kwargs):
+        slow.append(sub.seq)
+        return real_store(sub, *args, **kwargs)
 
-    monkeypatch.setattr(services, "submit", counting_submit)
+    monkeypatch.setattr(path, "store", counting_store)
     a, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
     b, _, _ = await connect(game, await database_sync_to_async(cookies)(bob))
     stored = []
@@ -47,28 +49,25 @@ async def test_usual_steps_skip_the_pool_thread_on_postgresql(game, players, coo
     finally:
         for comm in (a, b):
             await comm.disconnect()
-        if steplog.available():
-            await steplog.close_async()
+        if event_log.on_postgresql():
+            await event_log.close_async()
     assert stored == [1, 1, 1]
     assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 3
-    if steplog.available():
-        assert locked == ["s2"]  # only the resent message needed the locked path
-    else:
-        assert locked == ["s1", "s2", "s3", "s2"]
+    assert slow == ["s2"]  # only the resent message needed the slow road
 
 
 async def test_a_step_stored_as_the_connection_broke_is_announced(game, players, cookies,
                                                                    monkeypatch):
-    """The one-statement write commits, then its connection breaks before the answer: the
-    locked path finds the step stored and acknowledges it as a resend, and its update still
-    reaches the sender and the opponent at once (not at the next heartbeat)."""
+    """The fast road's append commits, then its connection breaks before the answer: the slow
+    road finds the step stored and acknowledges it as a resend, and its update still reaches
+    the sender and the opponent at once (not at the next heartbeat)."""
     import psycopg
 
     alice, bob, _ = players
-    real_append = steplog.append_async
+    real_append = event_log.append_async
 
-    async def committed_then_lost(*args):
-        assert await real_append(*args)
+    async def committed_then_lost(batch):
+        assert await real_append(batch)
         raise psycopg.OperationalError("the connection was lost")
 
     a, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
@@ -78,28 +77,25 @@ async def test_a_step_stored_as_the_connection_broke_is_announced(game, players,
         assert (await receive(a, "ack"))["version"] == 1
         assert (await receive(a, "update"))["version"] == 1
         assert (await receive(b, "update"))["version"] == 1
-        monkeypatch.setattr(steplog, "append_async", committed_then_lost)
+        monkeypatch.setattr(event_log, "append_async", committed_then_lost)
         await a.send_json_to(step("A3", "A4", 1, "s2"))
         ack = await receive(a, "ack", "rejected")
         mine, theirs = await receive(a, "update"), await receive(b, "update")
     finally:
         for comm in (a, b):
             await comm.disconnect()
-        if steplog.available():
-            await steplog.close_async()
+        if event_log.on_postgresql():
+            await event_log.close_async()
     assert [e["text"] for e in mine["events"]] == ["A3-A4"] and mine["version"] == 2
     assert [e["text"] for e in theirs["events"]] == ["A3-A4"] and theirs["version"] == 2
-    if steplog.available():
-        assert ack == {"type": "ack", "seq": "s2", "version": 2, "duplicate": True}
-    else:  # SQLite: no one-statement write to break; the locked path applies it
-        assert ack == {"type": "ack", "seq": "s2", "version": 2}
+    assert ack == {"type": "ack", "seq": "s2", "version": 2, "duplicate": True}
     assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 2
 
 
 async def test_usual_steps_do_not_ask_the_socket_who_its_user_is(game, players, cookies,
                                                                  monkeypatch):
-    """The socket's side is known from its opening; a step on the one-statement path does not
-    look the user up again (a lazily read object behind proxies, every step of every game)."""
+    """The socket's side is known from its opening; a step on the fast road does not look the
+    user up again (a lazily read object behind proxies, every step of every game)."""
     from play.models import Game
 
     alice, _, _ = players
@@ -115,9 +111,6 @@ async def test_usual_steps_do_not_ask_the_socket_who_its_user_is(game, players, 
             assert (await receive(a, "ack", "rejected"))["type"] == "ack"
     finally:
         await a.disconnect()
-        if steplog.available():
-            await steplog.close_async()
-    if steplog.available():
-        assert asked == []
-    else:  # SQLite: every step takes the locked path, which reads the locked row's players
-        assert len(asked) >= 2
+        if event_log.on_postgresql():
+            await event_log.close_async()
+    assert asked == []

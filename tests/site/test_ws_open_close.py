@@ -7,8 +7,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from play import services
+from play.live import presence
 from play.models import Watcher
+from tests.site.gameplay import store_only
 from tests.site.wsutil import connect, receive
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,10 +35,10 @@ async def test_players_coming_and_going_tell_nobody_spectators_do(game, players,
 
 def test_opening_a_socket_reads_the_game_once_and_gives_the_first_update(game, players):
     alice, _, carol = players
-    assert services.submit(game.uuid, alice, "step", step={"kind": "move", "from": "A2",
+    assert store_only(game.uuid, alice, "step", step={"kind": "move", "from": "A2",
                                                            "to": "A3"}, version=0, seq="a").ok
     with CaptureQueriesContext(connection) as queries:
-        opened = services.open_socket(game.uuid, "ch.carol", carol, "s1", last_version=0)
+        opened = presence.open_socket(game.uuid, "ch.carol", carol, "s1", last_version=0)
     assert (opened.side, opened.spectators) == (None, 1)
     assert opened.update["from_version"] == 0 and opened.update["version"] == 1
     assert [e["text"] for e in opened.update["events"]] == ["A2-A3"]
@@ -53,15 +54,15 @@ def test_opening_a_socket_reads_the_game_once_and_gives_the_first_update(game, p
     else:
         assert statements == ["SELECT", "INSERT", "SELECT", "SELECT"], statements
 
-    assert services.open_socket("00000000-0000-0000-0000-000000000000", "ch.x", carol) is None
-    assert services.leave("ch.carol", opened.game_pk, spectator=True) == 0
-    assert services.leave("ch.alice", opened.game_pk, spectator=False) is None
+    assert presence.open_socket("00000000-0000-0000-0000-000000000000", "ch.x", carol) is None
+    assert presence.leave("ch.carol", opened.game_pk, spectator=True) == 0
+    assert presence.leave("ch.alice", opened.game_pk, spectator=False) is None
 
 
 def test_opening_a_socket_on_a_new_game_reads_no_log(game, players):
     """Nobody has moved in it: there is no event to replay (a game's end opens four sockets
     on a new one)."""
     with CaptureQueriesContext(connection) as queries:
-        opened = services.open_socket(game.uuid, "ch.carol", players[2], "s1")
+        opened = presence.open_socket(game.uuid, "ch.carol", players[2], "s1")
     assert opened.update["version"] == 0 and opened.update["state"]["steps_used"] == 0
     assert not [q for q in queries.captured_queries if "play_gameevent" in q["sql"]]

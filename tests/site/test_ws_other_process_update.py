@@ -1,6 +1,6 @@
 """A step applied by another server process reaches this one as a layer event; this process's
 engine of the game plays it too, so its own player's next step is played on that engine
-instead of replaying the log (``services.advance_held``).
+instead of replaying the log (``engines.advance``).
 
 The events ride in the layer event beside the encoded update, so a process does not decode
 the whole update (the state, the notation) for them; an event from a process of an earlier
@@ -14,8 +14,10 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from play import consumers, services
+from play.live import consumer
 from play.models import Game, Watcher
+from play.store import engines
+from tests.site.gameplay import store_only
 from tests.site.wsutil import connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -25,12 +27,12 @@ A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
 
 def _applied_elsewhere(game, alice) -> dict:
     """A step stored as another process would store it: this process's engine stays at 0."""
-    res = services.submit(game.uuid, alice, "step", step=A2_A3, version=0, seq="s0")
+    res = store_only(game.uuid, alice, "step", step=A2_A3, version=0, seq="s0")
     assert res.ok, res.reason
     before = Game.objects.get(pk=game.pk)
     before.version = 0
-    services._put_cached(before, services.replay(before, upto=0))
-    assert services.held_version(game.uuid) == 0
+    engines.put(before, engines.replay(before, upto=0))
+    assert engines.held_version(game.uuid) == 0
     return res.update()
 
 
@@ -48,15 +50,15 @@ async def test_an_update_from_another_process_moves_this_process_engine(
     if with_events:
         event["events"] = update["events"]
     decoded = []  # what the consumer decodes
-    monkeypatch.setattr(consumers, "json", SimpleNamespace(
+    monkeypatch.setattr(consumer, "json", SimpleNamespace(
         dumps=json.dumps, loads=lambda s, *a, **k: decoded.append(s) or json.loads(s, *a, **k)))
 
     await get_channel_layer().send(channel, event)
 
     got = await receive(comm, "update")
     assert (got["from_version"], got["version"]) == (0, 1)
-    assert services.held_version(game.uuid) == 1
-    held = services._cache[game.pk][1]
-    assert held.snapshot() == update["state"]
+    assert engines.held_version(game.uuid) == 1
+    held = engines._states[game.pk]
+    assert held.engine.snapshot() == update["state"]
     assert (event["text"] in decoded) is not with_events  # decoded only when it must be
     await comm.disconnect()

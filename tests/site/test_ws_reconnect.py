@@ -3,7 +3,7 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from play import services
+from play.store import engines
 from tests.site.wsutil import connect, receive, step
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -17,7 +17,7 @@ async def test_reconnect_mid_turn_receives_turn_in_progress(game, players, cooki
         await comm.send_json_to(step(frm, to, n, f"r{n}"))
         assert (await receive(comm, "ack", "rejected"))["type"] == "ack"
     await comm.disconnect()
-    services.forget_engines()  # as after a server restart: state must come from the database
+    engines.forget()  # as after a server restart: state must come from the database
 
     comm, _, first = await connect(game, cookie)
     state = first["state"]

@@ -6,8 +6,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db.models import Q
 
-from play import services
+from play.commands.path import Submission, execute
+from play.games.protocol import PlayStep, Resign, player
+from play.lifecycle import start_game
 from play.models import Game
+from play.worker.loop import run_due
 
 DEMO_PASSWORD = "talu-demo-2024"
 DEMO_PLAYERS = ("alice", "bob", "carol")
@@ -47,13 +50,13 @@ class Command(BaseCommand):
             Q(player_i=alice, player_o=bob) | Q(player_i=bob, player_o=alice),
             status=Game.FINISHED).exists()
         if not done:
-            game = services.start_game(alice, bob, variant="standard", rated=True)
-            who = {"I": alice, "O": bob}
+            game = start_game(alice, bob, variant="standard", rated=True)
             for side, action, step in SAMPLE:
                 game.refresh_from_db()
-                res = services.submit(game.uuid, who[side], action, step=step,
-                                      version=game.version)
+                command = Resign() if action == "resign" else PlayStep(step or {"kind": action})
+                res = execute(Submission(game.uuid, player(side), command, game.version))
                 if not res.ok:
                     raise RuntimeError(f"sample game step refused: {res.reason}")
+            run_due()  # its records and ratings now, not at the server's first worker round
             self.stdout.write("sample game played: " + str(game.uuid))
         self.stdout.write(f"demo players: {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD})")

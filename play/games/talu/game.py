@@ -66,7 +66,7 @@ class _Pending:
     decisions: dict[str, list[ArbiterDecision]] = field(default_factory=dict)
 
 
-class Game:
+class TaluGame:
     """A game in progress or finished. Create one, then ``play`` steps; nothing else mutates it."""
 
     def __init__(self, variant: str | Variant = "standard") -> None:
@@ -96,7 +96,7 @@ class Game:
         side_to_move: Side | str = "I",
         variant: str | Variant = "standard",
         round: int = 1,
-    ) -> Game:
+    ) -> TaluGame:
         """A game starting from an arbitrary position (analysis, puzzles, the book's diagrams).
 
         Pieces of the side not to move that stand on its goal row are invaders the side to
@@ -241,6 +241,15 @@ class Game:
         except SquareError as e:
             raise StepFormatError(str(e)) from None
         return (kind, -1, -1)
+
+    def check(self, step: Step | dict[str, Any]) -> Step:
+        """The step as the rules read it, if it may be played now; else the error ``play``
+        would raise (StepFormatError, IllegalStepError, GameOverError). Changes nothing."""
+        if self.outcome:
+            raise GameOverError(f"the game is over ({self._outcome_text()})")
+        kind, a, b = self._to_istep(step)  # type: ignore[arg-type]
+        self.turn.check(kind, a, b)
+        return self._to_step((kind, a, b))
 
     def play(self, step: Step | dict[str, Any]) -> None:
         """Validate and apply one step; raise IllegalStepError (nothing changed) if illegal.

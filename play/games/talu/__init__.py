@@ -1,6 +1,6 @@
 """The pure rules core of talu (book ch. 4, rulings R1-R15). No Django import here, ever.
 
-Public API: ``Game`` (apply steps, query the position, outcome), ``Step``, ``Side``,
+Public API: ``TaluGame`` (apply steps, query the position, outcome), ``Step``, ``Side``,
 ``read_stgn`` / ``write_stgn``, the variants, and the error types.
 """
 
@@ -15,7 +15,7 @@ from .errors import (
     TaluError,
     UnknownVariantError,
 )
-from .game import ArbiterDecision, Game, TurnRecord
+from .game import ArbiterDecision, TaluGame, TurnRecord
 from .outcome import SIDES, Outcome, Side, Termination
 from .steps import Step
 from .stgn import read_stgn, write_stgn
@@ -25,7 +25,6 @@ __all__ = [
     "SIDES",
     "VARIANTS",
     "ArbiterDecision",
-    "Game",
     "GameOverError",
     "IllegalStepError",
     "NotationError",
@@ -37,6 +36,7 @@ __all__ = [
     "Step",
     "StepFormatError",
     "TaluError",
+    "TaluGame",
     "Termination",
     "TurnRecord",
     "UnknownVariantError",

@@ -5,9 +5,9 @@ one deleted the row and counted again: two statements, each through Django's que
 a socket's every opening and closing. A game's end replaces all its sockets (its players go on
 to their next game, its spectators with them), so under load these were a good part of what a
 game's end cost the machine (BENCHMARKS.md, issue 7). Here each is one data-modifying ``WITH``
-(PostgreSQL only; ``play.services`` keeps the two ORM statements elsewhere, e.g. SQLite).
+(PostgreSQL only; ``play.live.presence`` keeps the two ORM statements elsewhere, e.g. SQLite).
 
-The count is the one ``services.spectator_count`` gives: spectator rows of the game seen since
+The count is the one ``presence.spectator_count`` gives: spectator rows of the game seen since
 ``cutoff``. In one statement the outer query sees the table as it was before the ``WITH``'s
 change, so the socket's own row is left out of that part and counted from what the change
 returned.

@@ -1,6 +1,6 @@
 """Reading and writing whole games in STGN (R15).
 
-The reader replays every step through ``Game`` — the same validated path the live server uses —
+The reader replays every step through ``TaluGame`` — the same validated path the live server uses —
 so a file is accepted exactly when each of its steps would have been accepted over the board.
 """
 
@@ -16,7 +16,7 @@ from .errors import (
     NotationSyntaxError,
     SquareError,
 )
-from .game import ArbiterDecision, Game
+from .game import ArbiterDecision, TaluGame
 from .notation import BodySyntaxError, parse_body
 from .outcome import Side
 from .steps import CAPTURE, END, EXIT, MOVE, PASS, STAY
@@ -31,14 +31,14 @@ def read_stgn(
     variant: str | Variant = "standard",
     arbiter: list[ArbiterDecision | dict[str, Any]] | None = None,
     open_last: bool = False,
-) -> Game:
-    """Replay STGN text into a Game; raise NotationError naming the first bad line.
+) -> TaluGame:
+    """Replay STGN text into a TaluGame; raise NotationError naming the first bad line.
 
     ``arbiter`` holds recorded arbiter decisions (R34) so a replay reaches the same result.
     With ``open_last`` the last turn line is left open (a turn in progress, as the server
     persists it) unless its steps ran out.
     """
-    game = Game(variant)
+    game = TaluGame(variant)
     if arbiter:
         game.schedule(arbiter)
     lines = text.splitlines()
@@ -59,7 +59,7 @@ def read_stgn(
     return game
 
 
-def _read_result(game: Game, n: int, line: str) -> None:
+def _read_result(game: TaluGame, n: int, line: str) -> None:
     m = _RESULT.match(line)
     if not m or m.group(1) not in ("I", "O", "0", "-", "i", "o"):
         raise NotationSyntaxError(n, f"{line!r} is not a result line ('!: I', '!: O' or '!: -')")
@@ -78,7 +78,7 @@ def _read_result(game: Game, n: int, line: str) -> None:
                f"{game.outcome.reason.value}")
 
 
-def _read_turn(game: Game, n: int, line: str, keep_open: bool = False) -> None:
+def _read_turn(game: TaluGame, n: int, line: str, keep_open: bool = False) -> None:
     m = _TURN.match(line)
     if not m:
         raise NotationSyntaxError(n, f"{line!r} is not a turn line like '001 I: A2-A3'")
@@ -122,7 +122,7 @@ def _read_turn(game: Game, n: int, line: str, keep_open: bool = False) -> None:
                                    "decided it after this turn")
 
 
-def _replay_actions(game: Game, actions: list[tuple[str, ...]], turns_before: int) -> None:
+def _replay_actions(game: TaluGame, actions: list[tuple[str, ...]], turns_before: int) -> None:
     sq = game.geometry.square
     steps_per_turn = game.variant.steps
 
@@ -154,7 +154,7 @@ def _replay_actions(game: Game, actions: list[tuple[str, ...]], turns_before: in
                 step(STAY, -1, -1)  # R15: no exit and no capture next: an honor capture (R8)
 
 
-def _explain_written_exit(game: Game, a: int, t: int, x: int) -> None:
+def _explain_written_exit(game: TaluGame, a: int, t: int, x: int) -> None:
     """A capture refused for want of an exit: name the problem of the exit the line wrote."""
     g, turn = game.geometry, game.turn
     if not (turn.op >> t) & 1 or not (g.overlap(turn.me) >> t) & 1:
@@ -167,6 +167,6 @@ def _explain_written_exit(game: Game, a: int, t: int, x: int) -> None:
         raise IllegalStepError(f"{g.name(x)} is occupied: the exit needs a free square")
 
 
-def write_stgn(game: Game) -> str:
-    """Canonical STGN of a game (R15): the same text ``Game.stgn`` gives."""
+def write_stgn(game: TaluGame) -> str:
+    """Canonical STGN of a game (R15): the same text ``TaluGame.stgn`` gives."""
     return game.stgn()

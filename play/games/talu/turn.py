@@ -1,7 +1,7 @@
 """One turn in progress: the legal next steps and their validated application (R5-R9).
 
 Everything is on integers (square indices and bit sets) so that listing and checking steps stays
-in the tens of microseconds; ``Game`` translates to and from square names. The invasion search
+in the tens of microseconds; ``TaluGame`` translates to and from square names. The invasion search
 (R10) copies this state to explore the opponent's possible turns with the very same rules.
 """
 
@@ -158,6 +158,31 @@ class TurnState:
                     out.append((CAPTURE, a, t))
 
     # --- applying --------------------------------------------------------------------------
+    def check(self, kind: str, a: int, b: int) -> None:
+        """Raise IllegalStepError saying why the step may not be played now; change nothing.
+
+        The very checks ``apply`` makes before it changes anything: the game protocol decides
+        a command with this (``play.games.talu.protocol``) and applies it later, when the
+        event it produced is folded into the state."""
+        if kind == MOVE:
+            self._check_move(a, b)
+        elif kind == CAPTURE:
+            self._check_capture(a, b)
+        elif kind == EXIT:
+            self._check_exit(b)
+        elif kind == STAY:
+            self._check_stay()
+        elif kind == END:
+            if self.chain >= 0:
+                raise IllegalStepError(f"the chain opened at {self._chain_text()} is never closed")
+            if self.used == 0:
+                raise IllegalStepError("no step has been made this turn: pass instead")
+        elif kind == PASS:
+            if self.used:
+                raise IllegalStepError("a pass spends no step, and steps were already spent")
+        else:
+            raise IllegalStepError(f"unknown step kind {kind!r}")
+
     def apply(self, kind: str, a: int, b: int) -> None:
         """Apply one step or raise IllegalStepError saying why; nothing changes on error."""
         if kind == MOVE:
@@ -185,16 +210,8 @@ class TurnState:
             self._check_stay()
             self.used += 1
             self._close_chain()
-        elif kind == END:
-            if self.chain >= 0:
-                raise IllegalStepError(f"the chain opened at {self._chain_text()} is never closed")
-            if self.used == 0:
-                raise IllegalStepError("no step has been made this turn: pass instead")
-        elif kind == PASS:
-            if self.used:
-                raise IllegalStepError("a pass spends no step, and steps were already spent")
-        else:
-            raise IllegalStepError(f"unknown step kind {kind!r}")
+        else:  # end, pass (which change no square) and unknown kinds: checked alike
+            self.check(kind, a, b)
         self.steps.append((kind, a, b))
 
     def _close_chain(self) -> None:

@@ -5,8 +5,9 @@ itself included, unchanged. No database, no session, no JSON: what is left is th
 daphne, Channels and the channel layer alone, which is the floor the game consumer
 (``play.consumers``) is measured against in ``benchmarks/bench_load.py``.
 
-Routed only when ``TALU_BENCH_RELAY`` is true (``play.routing``): anyone who can open it can
-make the server broadcast anything, so it must never be open in production.
+Never part of the site: anyone who can open it can make the server broadcast anything. The
+benchmarks start their daphne processes with this module's ``application`` (the site's own,
+with the relay route in front), ``benchmarks.relay:application``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import re_path
 
 
 class RelayConsumer(AsyncWebsocketConsumer):
@@ -36,3 +39,23 @@ class RelayConsumer(AsyncWebsocketConsumer):
 
     async def relay_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+
+def _application():
+    from talu_site import asgi  # sets Django up
+
+    # Channels accepts group names of ASCII letters, digits, - _ . under 100 characters.
+    relay = URLRouter([re_path(r"^ws/bench/relay/(?P<group>[-a-zA-Z0-9_]{1,64})/$",
+                               RelayConsumer.as_asgi())])
+    site_ws = asgi.application.application_mapping["websocket"]
+
+    async def websocket(scope, receive, send):
+        if scope["path"].startswith("/ws/bench/relay/"):
+            return await relay(scope, receive, send)
+        return await site_ws(scope, receive, send)
+
+    return ProtocolTypeRouter({"http": asgi.application.application_mapping["http"],
+                               "websocket": websocket})
+
+
+application = _application()

@@ -24,7 +24,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
 
 def example_tallies(directory: Path | None = None) -> list[tuple[str, dict]]:
     """(variant, tally JSON) of every decided example game."""
-    from play.rules import read_stgn
+    from play.games.talu import read_stgn
     from registry.ledger import tally_to_json
     from registry.scoring.tally import tally_game
 

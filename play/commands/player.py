@@ -1,0 +1,49 @@
+"""A player's messages as commands: what each websocket message type asks of the game.
+
+``step`` is one step; ``end`` and ``pass`` are steps that spend nothing (R9); ``resign`` gives
+the game up. A step names the version it was made against and carries the client's ``seq``
+(docs/protocol.md); a resignation acts on the game as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play.commands.path import Outcome, Submission, execute, store
+from play.games.protocol import PlayStep, Resign, player
+from play.models import Game
+from play.store import engines
+
+COMMAND_TYPES = ("step", "end", "pass", "resign")
+
+
+def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
+    """The command of a player's message (``type`` one of ``COMMAND_TYPES``)."""
+    kind = msg["type"]
+    if kind == "resign":
+        command = Resign()
+    elif kind == "step":
+        command = PlayStep(msg.get("step"))
+    else:  # "end" / "pass": steps that spend nothing
+        command = PlayStep({"kind": kind})
+    return Submission(game_id, player(side), command, msg.get("version"), msg.get("seq"))
+
+
+
+
+def submit_as(game: Any, user: Any, action: str, *, step: Any = None, version: Any = None,
+              seq: Any = None, announce: bool = True) -> Outcome:
+    """A player's message sent outside a socket (the demo data, tests): the sender's side read
+    from the game's row (the cached one when this process holds the game), then the one command
+    path (``path.execute``: stored and announced; ``announce=False``: ``path.store``, stored
+    only, as by a process whose broadcast was lost)."""
+    row = engines.row_of(game) or Game.objects.filter(uuid=game).first()
+    if row is None:
+        return Outcome(ok=False, code="not_found", reason="there is no such game", seq=seq)
+    side = row.side_of(user)
+    if side is None:
+        return Outcome(ok=False, code="spectator", reason="spectators cannot play steps",
+                       version=row.version, seq=seq)
+    msg = {"type": action, "step": step, "version": version, "seq": seq}
+    sub = submission(msg, row.uuid, side)
+    return execute(sub) if announce else store(sub)

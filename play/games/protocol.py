@@ -1,0 +1,292 @@
+"""The game protocol: who may do what to a game, as typed values, and the events that follow.
+
+Every input to a game, whatever its source, is a **command** from an **actor** (R40): a player
+(a side), an arbiter, the clock, the computer opponent, or the system. A game's rules *decide*
+a command against the current state: they refuse it with a ``CommandError`` (nothing changes)
+or answer with the **events** it causes; the state is the fold of those events (*evolve*). The
+server stores the events, numbered, before anyone hears of them (``play.store.log``) and a
+replay of the stored events is the state again. lila's round (every input a typed message) and
+event-sourcing's decide/evolve are the models.
+
+Pure: no Django, no database, no clock but the ``now`` passed in, so the same decisions are
+made by a test, a replay, the server on any process, the worker or the computer's search. The
+game itself plugs in behind ``GameRules`` (``play.games.registry`` maps variant names to
+games), so the server path never names talu.
+
+Commands and events are JSON-serialisable (``to_json`` / ``from_json``), for the wire, the
+log and the records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Protocol
+
+# --- actors -----------------------------------------------------------------------------------
+
+PLAYER, ARBITER, CLOCK, COMPUTER, SYSTEM = "player", "arbiter", "clock", "computer", "system"
+ACTOR_KINDS = (PLAYER, ARBITER, CLOCK, COMPUTER, SYSTEM)
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who sends a command: ``kind`` is one of ``ACTOR_KINDS``; ``side`` is the side a player or
+    the computer plays ("I" / "O", else ""); ``name`` says who for the record (an arbiter's
+    account, a test's name for its system actor)."""
+
+    kind: str
+    side: str = ""
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTOR_KINDS:
+            raise ValueError(f"unknown actor kind {self.kind!r}")
+        if self.kind in (PLAYER, COMPUTER) and self.side not in ("I", "O"):
+            raise ValueError(f"a {self.kind} plays a side, I or O, not {self.side!r}")
+
+    @property
+    def plays(self) -> bool:
+        """Whether this actor sits at the board (a player or the computer)."""
+        return self.kind in (PLAYER, COMPUTER)
+
+
+def player(side: str) -> Actor:
+    return Actor(PLAYER, side)
+
+
+def computer(side: str) -> Actor:
+    return Actor(COMPUTER, side)
+
+
+def arbiter(name: str) -> Actor:
+    return Actor(ARBITER, name=name)
+
+
+CLOCK_ACTOR = Actor(CLOCK, name="clock")
+
+
+def system(name: str = "system") -> Actor:
+    return Actor(SYSTEM, name=name)
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+class Command:
+    """Base of the typed commands. ``TYPE`` names it on the wire (``{"type": ...}``)."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStep(Command):
+    """One step of the turn in progress, as the game reads steps (for talu ``{"kind", "from",
+    "to"}``; ending a turn and passing are steps too)."""
+
+    TYPE: ClassVar[str] = "step"
+    step: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "step": self.step}
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Command):
+    """The sender's side gives up: the other side wins by decision."""
+
+    TYPE: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Warn(Command):
+    """R14: from now on ``side``'s non-engaging turns count as passes (an arbiter's action, or
+    the automatic arbiter policy)."""
+
+    TYPE: ClassVar[str] = "warn"
+    side: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "side": self.side, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Command):
+    """A message of the system to everyone at the game; changes nothing on the board."""
+
+    TYPE: ClassVar[str] = "announce"
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "message": self.message}
+
+
+COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce)}
+
+
+def command_from_json(data: Any) -> Command:
+    """A command from its JSON form; ``BadCommand`` naming what is wrong."""
+    if not isinstance(data, dict):
+        raise BadCommand("a command must be an object with a 'type'")
+    cls = COMMANDS.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise BadCommand(f"unknown command {data.get('type')!r}")
+    if cls is PlayStep:
+        return PlayStep(data.get("step"))
+    if cls is Resign:
+        return Resign()
+    if cls is Warn:
+        side, reason = data.get("side"), data.get("reason")
+        if side not in ("I", "O") or not isinstance(reason, str):
+            raise BadCommand("a warning names a side (I or O) and a reason")
+        return Warn(side, reason)
+    message = data.get("message")
+    if not isinstance(message, str):
+        raise BadCommand("an announcement needs a 'message'")
+    return Announce(message)
+
+
+# --- events -----------------------------------------------------------------------------------
+
+EVERYONE, ARBITERS = "all", "arbiters"
+VISIBILITIES = (EVERYONE, "I", "O", ARBITERS)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened to a game, as stored in its numbered log (R40).
+
+    ``kind`` is the game's word for it (talu: ``step``, ``decide``, ``warn``, ``note``);
+    ``side`` the side that acted ("" when no side did); ``data`` what the game needs to evolve
+    its state; ``text`` a short human form ("A2-A3", "resigns"); ``actor`` the kind of actor
+    whose command caused it; ``visibility`` who may be told of it: everyone, one side only
+    (a sealed turn, R38) or the arbiters (an arbiter's note). Numbering is the store's.
+    """
+
+    kind: str
+    side: str
+    data: dict[str, Any]
+    text: str
+    actor: str = PLAYER
+    visibility: str = EVERYONE
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "data": self.data, "text": self.text,
+                "actor": self.actor, "visibility": self.visibility}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        return cls(data["kind"], data.get("side") or "", data.get("data") or {},
+                   data.get("text") or "", data.get("actor") or PLAYER,
+                   data.get("visibility") or EVERYONE)
+
+    def visible_to(self, side: str | None, arbiter: bool = False) -> bool:
+        """Whether a viewer playing ``side`` (None: a spectator) may be told of this event."""
+        v = self.visibility
+        return v == EVERYONE or (v == ARBITERS and arbiter) or (side is not None and v == side) \
+            or (arbiter and v in ("I", "O"))
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+class CommandError(ValueError):
+    """A command the rules refuse; nothing changed. ``code`` is the protocol's rejection code
+    (docs/protocol.md), the message says why in a player's words."""
+
+    code: ClassVar[str] = "illegal"
+
+
+class IllegalCommand(CommandError):
+    """Well formed, but the rules do not allow it in this position."""
+
+    code = "illegal"
+
+
+class BadCommand(CommandError):
+    """Malformed: an unknown step kind, a square that does not exist, a missing field."""
+
+    code = "bad_step"
+
+
+class NotYourTurn(CommandError):
+    """A side's step while the other side is to move."""
+
+    code = "not_your_turn"
+
+
+class GameOver(CommandError):
+    """A command that needs a game in play, after the game has ended."""
+
+    code = "finished"
+
+
+class NotAllowed(CommandError):
+    """This actor may not send this command (a spectator's step, a player's warning)."""
+
+    code = "forbidden"
+
+
+# --- outcome and the game interface -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: ``winner`` "I", "O" or None (no winner), ``reason`` the game's word
+    for why (talu: elimination, invasion, forfeit, null, decision), ``detail`` in words."""
+
+    winner: str | None
+    reason: str
+    detail: str = ""
+
+
+class State(Protocol):
+    """A game's state as its rules keep it. ``game`` names its rules (``play.games.registry``),
+    ``version`` is the number of events folded into it (the log's version); the rest is the
+    game's own."""
+
+    game: str
+    version: int
+
+    @property
+    def result(self) -> Result | None: ...
+
+
+class GameRules(Protocol):
+    """What a game (talu, later tablut) gives the server. Every function is pure apart from
+    ``evolve``, which folds the event into the state it is given (states are owned: the
+    server's engine cache lends one to one caller at a time, ``play.store.engines``)."""
+
+    name: str
+
+    def new_state(self, variant: str, options: GameOptions) -> State: ...
+
+    def decide(self, state: State, actor: Actor, command: Command,
+               now: datetime | None) -> list[Event]: ...
+
+    def evolve(self, state: State, event: Event) -> State: ...
+
+    def follow_up(self, state: State) -> list[Event]: ...
+
+    def snapshot(self, state: State) -> dict[str, Any]: ...
+
+    def turns(self, state: State) -> int:
+        """Turns completed so far: the server refreshes a game's notation when it grows."""
+        ...
+
+    def notation(self, state: State) -> str:
+        """The game's record of play so far (talu: STGN), kept on the game's row."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """The settings a game is created with, beside its variant: ``auto_warn`` is the automatic
+    arbiter policy (R39 ``warn``; casual games have it, an event may switch it ``off``)."""
+
+    auto_warn: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,350 @@
+"""The game websocket (protocol: docs/protocol.md). Thin: it parses, says who the sender is, and
+hands commands to the one command path (``play.commands.path``).
+
+One consumer per open socket on ``/ws/game/<uuid>/``. Players may send steps; spectators and
+anonymous users only listen. Delivery (each update exactly once, in order, gaps filled from the
+database) is ``play.live.delivery``; presence rows and the first update are
+``play.live.presence``; the process's heartbeat is ``play.live.heartbeat``.
+
+Nothing the channel layer does wrong may cost a step or kill a socket: a failed layer call is
+logged and skipped, and the socket's receive from the layer retries with backoff while Redis is
+away (the heartbeat catches it up meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from functools import cache
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from play import conf, gameview
+from play.commands import path
+from play.commands import player as player_messages
+from play.live import delivery, heartbeat, presence, wire
+from play.live.delivery import OrderedDelivery, group_name, layer_call
+from play.live.threads import in_db_pool
+from play.store import engines
+
+log = logging.getLogger(__name__)
+
+CATCH_UP_GRACE = 2.0  # seconds a step may be in transit before the heartbeat sends it itself
+TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
+#                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
+
+_open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTIONS)
+
+
+@cache
+def _rejoin_on_heartbeat() -> bool:
+    """Whether a socket must re-join its group on every heartbeat: with the core Redis layer,
+    whose memberships expire and vanish with a restarted Redis. The pub/sub layer keeps them
+    in the process and redis-py subscribes again on reconnecting, and 400 re-joins at once
+    queue on the lock its publishes share (a latency spike per heartbeat, BENCHMARKS.md)."""
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend.endswith(".RedisChannelLayer")
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: str
+    side: str | None = None
+    counted: bool = False  # holds one of this process's socket slots
+    joined: bool = False
+    game_pk: int = 0
+
+    @property
+    def role(self) -> str:
+        return "player" if self.side else "spectator"
+
+    @property
+    def sent_version(self) -> int:
+        return self.delivery.sent_version
+
+    # Channels assigns ``channel_receive`` (the read from the layer) in ``__call__``; wrapping
+    # it here keeps the consumer alive while Redis is down instead of crashing the socket.
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict]]:
+        return self._channel_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict]]) -> None:
+        async def resilient() -> dict:
+            delay = 0.2
+            while True:
+                try:
+                    return await receive()
+                except Exception as err:  # Redis away: wait for it, the heartbeat catches up
+                    log.warning("channel layer receive failed (%s); retrying in %.1fs",
+                                err, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+
+        self._channel_receive = resilient
+
+    async def connect(self) -> None:
+        global _open_sockets
+        self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
+        self.user = self.scope.get("user")
+        self.count_sent: int | None = None
+        self.loop = asyncio.get_running_loop()
+        self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
+        self.delivery = OrderedDelivery(self._send_text, self._resync, self.spawn)
+        cap = conf.max_connections()
+        if cap and _open_sockets >= cap:
+            await self._refuse("busy", "this server is full; reconnect in a moment",
+                               TRY_AGAIN_LATER)
+            return
+        _open_sockets += 1
+        self.counted = True
+        # The group first: a step stored after ``open_socket`` reads the game then still
+        # reaches this socket; it waits in the socket's queue until connect is done, and is
+        # sent after the first update or dropped as already covered by it.
+        group = group_name(self.game_id)
+        await layer_call(self.channel_layer.group_add, group, self.channel_name)
+        try:
+            opened = await database_sync_to_async(presence.open_socket)(
+                self.game_id, self.channel_name, self.user, conf.SERVER_ID,
+                wire.query_last_version(self.scope))
+        except Exception:
+            log.exception("websocket join failed")
+            await layer_call(self.channel_layer.group_discard, group, self.channel_name)
+            await self._refuse("busy", "the server cannot reach its database; reconnect in a "
+                               "moment", TRY_AGAIN_LATER)
+            return
+        if opened is None:
+            await layer_call(self.channel_layer.group_discard, group, self.channel_name)
+            await self._refuse("not_found", "there is no such game", 4404)
+            return
+        self.side = opened.side
+        self.delivery.side = opened.side
+        self.game_pk = opened.game_pk
+        self.joined = True
+        # Clients that read an ack inside the update of their step ask for it (docs/protocol.md):
+        # a page loaded before this release, or any other client, gets the ack on its own.
+        self.inline_ack = wire.query(self.scope, "ack") == "inline"
+        await self.accept()
+        await self.send_json({"type": "welcome", "role": self.role, "side": self.side,
+                              "spectators": opened.spectators,
+                              "max_message": settings.TALU_WS_MAX_MESSAGE})
+        self.count_sent = opened.spectators
+        async with self.delivery.lock:
+            await self.delivery.deliver_synced(opened.update)
+        if self.side is None:  # a player's arrival changes no spectator count
+            await self._announce_count(opened.spectators)
+        heartbeat.register(self)
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        await self.accept()
+        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.close(code=close_code)
+
+    async def disconnect(self, code: int) -> None:
+        global _open_sockets
+        if self.counted:
+            self.counted = False
+            _open_sockets -= 1
+        heartbeat.unregister(self)
+        if getattr(self, "delivery", None) is not None:
+            self.delivery.close()
+        for task in getattr(self, "beats", ()):
+            task.cancel()
+        if not self.joined:
+            return
+        await layer_call(self.channel_layer.group_discard, group_name(self.game_id),
+                         self.channel_name)
+        try:
+            count = await database_sync_to_async(presence.leave)(
+                self.channel_name, self.game_pk, self.side is None)
+        except Exception:
+            log.exception("websocket leave failed")  # the row goes stale and is ignored
+            return
+        if count is not None:
+            await self._announce_count(count)
+
+    async def _announce_count(self, count: int) -> None:
+        """Tell everyone on the game the new spectator count (small audiences only: a big
+        one hears it from the heartbeat instead of n messages per arrival)."""
+        if count <= conf.presence_fanout():
+            await layer_call(self.channel_layer.group_send, group_name(self.game_id),
+                             {"type": "presence", "spectators": count})
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        """Run ``coro`` beside the socket (heartbeat, gap filling); cancelled when it closes."""
+        task = asyncio.ensure_future(coro)
+        self.beats.add(task)
+        task.add_done_callback(self.beats.discard)
+
+    async def beat(self, found: tuple[int, int] | None) -> None:
+        """This socket's part of the heartbeat, given the game's (version, spectator count).
+
+        A version beyond what this client was given is usually on its way through the layer;
+        only when it still has not arrived after ``CATCH_UP_GRACE`` is it sent from the
+        database (a sync for every socket that is merely behind would deepen an overload).
+        """
+        try:
+            if _rejoin_on_heartbeat():
+                await layer_call(self.channel_layer.group_add, group_name(self.game_id),
+                                 self.channel_name)
+            if found is None:
+                return
+            version, count = found
+            if count != self.count_sent:
+                self.count_sent = count
+                await self.send_json({"type": "spectators", "count": count})
+            if version > self.sent_version:
+                await asyncio.sleep(min(CATCH_UP_GRACE, conf.heartbeat() / 2))
+                await self.delivery.catch_up(version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database may be away too: beat again later
+            log.warning("websocket heartbeat failed", exc_info=True)
+
+    # --- incoming -----------------------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self._receive(text_data)
+        except Exception:  # never a traceback to the client, never a dead consumer
+            log.exception("error handling a websocket message")
+            await self.send_json({"type": "error", "code": "server_error",
+                                  "message": "the server could not handle that message"})
+
+    async def _receive(self, text_data: str | None) -> None:
+        try:
+            msg = wire.parse(text_data, settings.TALU_WS_MAX_MESSAGE)
+        except wire.WireError as err:
+            await self.error(err.code, str(err), seq=err.seq)
+            return
+        kind = msg["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong", "version": self.sent_version})
+        elif kind in ("hello", "sync"):
+            await self.delivery.sync(msg.get("last_version"))
+        else:
+            await self._command(msg)
+
+    async def _command(self, msg: dict[str, Any]) -> None:
+        seq = msg.get("seq")
+        if self.side is None:
+            # Spectators never reach the command path at all.
+            await self.send_json({"type": "rejected", "seq": seq if wire.plain(seq) else None,
+                                  "code": "spectator", "reason": "spectators cannot play steps",
+                                  "version": self.sent_version})
+            return
+        outcome = await path.execute_async(player_messages.submission(msg, self.game_id, self.side),
+                                           in_thread=in_db_pool)
+        update = outcome.update()
+        if update is None or not self.inline_ack:
+            # Refused, or a resent step already applied; or a client that wants its ack alone.
+            await self.send_json(outcome.reply())
+        if update is None:
+            if outcome.code == "duplicate" and outcome.version > self.sent_version:
+                await self._announce_stored()
+            return
+        # With its ack inside, for a client that asked: one frame, not two.
+        await delivery.announce(self.game_id, outcome, sender=self,
+                                ack={"seq": outcome.seq, "version": outcome.version}
+                                if self.inline_ack else None)
+
+    async def _announce_stored(self) -> None:
+        """Send everyone what the database holds beyond what this socket was given.
+
+        For a resent step found already stored that this socket has not seen: its update may
+        never have gone out (the connection to the database was lost after a fast-road append
+        had committed, so the step was answered as a resend), and without this nobody would see
+        it before the next heartbeat's catch-up. Sockets that have it drop it."""
+        data = await in_db_pool(gameview.sync)(self.game_id, self.sent_version)
+        if data is not None and data["events"]:
+            update = {k: data[k] for k in ("type", "from_version", "version", "events", "state",
+                                           "game")}
+            await delivery.announce(self.game_id, _Stored(update), sender=self)
+
+    # --- outgoing -----------------------------------------------------------------------------
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections`` per message.
+
+        That call is a hop to the process's one sync thread for every message, and every step
+        is several messages per socket; this consumer never touches the database on the event
+        loop: each of its database calls runs in a pool thread that closes old connections
+        itself (``database_sync_to_async``).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def game_update(self, event: dict[str, Any]) -> None:
+        if engines.held_version(self.game_id) == event["from_version"]:
+            # Events stored by another process (or source): this process's state folds them
+            # too (once per process, by whichever socket gets there first). An update without
+            # its events beside the text (from a process of an earlier release) is decoded.
+            events = event.get("events")
+            if events is None:
+                events = json.loads(event["text"])["events"]
+            engines.advance(self.game_id, event["from_version"], events)
+        await self.delivery.deliver(event)
+
+    async def game_meta(self, event: dict[str, Any]) -> None:
+        """The game's metadata after archiving (records, rating changes)."""
+        await self._send_text(event["text"])
+
+    async def presence(self, event: dict[str, Any]) -> None:
+        self.count_sent = event["spectators"]
+        await self.send_json({"type": "spectators", "count": event["spectators"]})
+
+    async def _resync(self, last_version: int | None) -> None:
+        """What the database holds after ``last_version``, sent (``delivery.lock`` held)."""
+        data = await in_db_pool(gameview.sync)(self.game_id, last_version, self.side)
+        if data is None:
+            await self.error("not_found", "there is no such game")
+            return
+        await self.delivery.deliver_synced(data)
+
+    async def error(self, code: str, message: str, seq: Any = None) -> None:
+        msg = {"type": "error", "code": code, "message": message}
+        if wire.plain(seq):
+            msg["seq"] = seq
+        await self.send_json(msg)
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self._send_text(wire.encode(content))
+
+    async def _send_text(self, text: str) -> None:
+        try:
+            # What ``send(text_data=...)`` does, without its two wrapping coroutines: this is
+            # every frame of every socket of every game.
+            await self.base_send({"type": "websocket.send", "text": text})
+        except Exception as err:
+            # The client closed while we were sending (a crowd leaving at once, a broadcast
+            # racing a disconnect): nothing to tell it any more, and its disconnect event
+            # follows and cleans up. Not a server error.
+            log.debug("send on a closed websocket dropped: %s", err)
+
+
+class _Stored:
+    """An update read back from the log, announced like a command's (``_announce_stored``)."""
+
+    finished = False
+
+    def __init__(self, update: dict[str, Any]) -> None:
+        self._update = update
+
+    def update(self) -> dict[str, Any]:
+        return self._update
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A websocket on a path the site does not serve: told so, and closed like an unknown game
+    (docs/protocol.md, close code 4404)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.send(text_data=wire.encode({"type": "error", "code": "not_found",
+                                               "message": "there is no websocket at this path"}))
+        await self.close(code=4404)

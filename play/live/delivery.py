@@ -1,0 +1,212 @@
+"""Getting a game's stored events to every socket on it, exactly once and in order.
+
+Two halves:
+
+- **Publishing** (any source, any process): ``announce`` sends a command's ``update`` to the
+  game's group through the channel layer, the sender's own socket first when there is one, and
+  wakes the worker when the command ended the game; ``announce_archived`` tells the game's
+  sockets that its records and rating changes are written. Every update is encoded once for
+  every socket of the game: the layer carries the text and the version range, and a receiver
+  decodes it only to trim what it already has; the events ride beside it for the other
+  processes' held states (``play.store.engines.advance``). An update holding an event not every
+  viewer may see (a sealed turn, R38) carries no shared text: each socket words its own.
+- **Ordered delivery** (per socket, ``OrderedDelivery``): every update says which versions it
+  covers; a socket remembers the last version it delivered, drops what it already sent, holds an
+  update that starts past a gap for ``GAP_WAIT`` (the one before it is usually already queued)
+  and fills a gap that stays open from the database. So a message lost or reordered by the
+  channel layer is never a lost or repeated step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from play.games.protocol import EVERYONE
+from play.gameview import visible
+from play.live.wire import encode, with_member
+from talu_site.pubsub_layer import EXCEPT
+
+log = logging.getLogger(__name__)
+
+LAYER_TIMEOUT = 5.0  # seconds a channel-layer call may take before it is given up
+GAP_WAIT = 1.0  # seconds an update past a gap waits for the ones before it, then: a sync
+WORKER_GROUP = "talu.worker"  # every worker's channel: woken when a game ends
+
+
+def group_name(game_id: Any) -> str:
+    return f"game.{game_id}"
+
+
+async def layer_call(call: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+    """One channel-layer call that may fail (Redis restarting) without failing its caller."""
+    try:
+        async with asyncio.timeout(LAYER_TIMEOUT):  # no extra task, unlike wait_for
+            await call(*args)
+        return True
+    except Exception as err:
+        log.warning("channel layer %s failed: %s", getattr(call, "__name__", call), err)
+        return False
+
+
+def layer_event(update: dict[str, Any], except_channel: str | None = None) -> dict[str, Any]:
+    """The group message that carries ``update`` to every socket of its game."""
+    event: dict[str, Any] = {"type": "game.update", "from_version": update["from_version"],
+                             "version": update["version"], "events": update["events"]}
+    if all(e.get("visibility", EVERYONE) == EVERYONE for e in update["events"]):
+        event["text"] = encode(update)
+    else:
+        event["update"] = update  # each socket words its own (``OrderedDelivery``)
+    if except_channel is not None:
+        event[EXCEPT] = except_channel
+    return event
+
+
+async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
+                   ack: dict[str, Any] | None = None) -> None:
+    """Tell everyone on the game what ``outcome`` (``play.commands.path.Outcome``) stored: the
+    ``sender`` socket first (``ack`` inside, for a client that asked), then everyone else on
+    every process (the pub/sub layer leaves the sender out, ``EXCEPT``; a layer that does not
+    brings its copy back and the socket drops it as already sent). Then, if the command ended
+    the game, the worker is woken to archive it."""
+    update = outcome.update()
+    if update is None:
+        return
+    layer = get_channel_layer()
+    event = layer_event(update, sender.channel_name if sender is not None else None)
+    if sender is not None:
+        await sender.delivery.deliver(event, ack=ack)
+    await layer_call(layer.group_send, group_name(game_id), event)
+    if outcome.finished:
+        await wake_worker()
+
+
+async def wake_worker() -> None:
+    """Ask the workers to look at the outbox now rather than at their next poll."""
+    layer = get_channel_layer()
+    await layer_call(layer.group_send, WORKER_GROUP, {"type": "worker.wake"})
+
+
+async def announce_archived(game_id: Any, meta: dict[str, Any]) -> None:
+    """Tell the game's sockets its metadata after archiving (records, rating changes):
+    ``{"type": "game", "game": ...}`` (docs/protocol.md)."""
+    layer = get_channel_layer()
+    await layer_call(layer.group_send, group_name(game_id),
+                     {"type": "game.meta", "text": encode({"type": "game", "game": meta})})
+
+
+class OrderedDelivery:
+    """One socket's delivery of its game's updates: each exactly once, in version order.
+
+    ``send_text`` sends a frame to the client; ``resync(last_version)`` reads from the database
+    what follows ``last_version`` and hands it to ``deliver_synced``. ``side`` is the socket's
+    side (None: a spectator), for events not everyone may see. All sends happen with ``lock``
+    held: the heartbeat and the gap timer run beside the socket's own messages.
+    """
+
+    def __init__(self, send_text: Callable[[str], Awaitable[None]],
+                 resync: Callable[[int | None], Awaitable[None]], spawn: Callable[..., None],
+                 side: str | None = None) -> None:
+        self.send_text = send_text
+        self.resync = resync
+        self.spawn = spawn
+        self.side = side
+        self.sent_version = -1  # the last version this client has been given
+        self.lock = asyncio.Lock()
+        self.waiting: dict[int, dict[str, Any]] = {}  # updates past a gap, by from_version
+        self.gap_timer: asyncio.TimerHandle | None = None
+
+    def close(self) -> None:
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+
+    async def deliver(self, event: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
+        async with self.lock:
+            await self._deliver_locked(event, ack)
+
+    async def _deliver_locked(self, event: dict[str, Any],
+                              ack: dict[str, Any] | None = None) -> None:
+        """Send an update exactly once, in order: one that starts past what the client has
+        waits (``GAP_WAIT``) for the updates before it, which are usually already queued for
+        this socket (a player whose opponent's update is still in its queue when its own step
+        is applied); only a gap that stays open is filled from the database.
+
+        ``ack`` (the sender's own step, for a client that asked for it inline) rides inside the
+        update when the update goes now; when it cannot (the update must wait for one before
+        it, or a sync already gave the client this version), the ack goes alone, so it is never
+        held back with a waiting update."""
+        if ack is not None and not event["from_version"] <= self.sent_version < event["version"]:
+            await self.send_text(encode({"type": "ack", **ack}))
+            ack = None
+        if event["version"] <= self.sent_version:
+            return  # already delivered (our own broadcast, or a late duplicate)
+        if event["from_version"] > self.sent_version:
+            self.waiting[event["from_version"]] = event
+            if self.gap_timer is None:
+                self.gap_timer = asyncio.get_running_loop().call_later(
+                    GAP_WAIT, lambda: self.spawn(self._close_gap()))
+            return
+        await self._send_update(event, ack)
+        await self._drain_waiting()
+
+    async def _drain_waiting(self) -> None:
+        """Send the waiting updates that now follow on; drop those already covered."""
+        while self.waiting:
+            nxt = min(self.waiting)
+            if nxt > self.sent_version:
+                return  # still a gap before the rest
+            later = self.waiting.pop(nxt)
+            if later["version"] > self.sent_version:
+                await self._send_update(later)
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    def _text_of(self, event: dict[str, Any]) -> str:
+        text = event.get("text")
+        if text is not None:
+            return text
+        update = dict(event["update"])
+        update["events"] = [visible(e, self.side) for e in update["events"]]
+        return encode(update)
+
+    async def _send_update(self, event: dict[str, Any], ack: dict[str, Any] | None = None) -> None:
+        text = self._text_of(event)
+        if event["from_version"] < self.sent_version:
+            update = json.loads(text)
+            update["events"] = [e for e in update["events"] if e["version"] > self.sent_version]
+            update["from_version"] = self.sent_version
+            text = encode(update)
+        if ack is not None:
+            text = with_member(text, "ack", ack)
+        self.sent_version = event["version"]
+        await self.send_text(text)
+
+    async def _close_gap(self) -> None:
+        """``GAP_WAIT`` has passed with updates still waiting: fill the gap from the database."""
+        async with self.lock:
+            self.gap_timer = None
+            if self.waiting:
+                await self.resync(self.sent_version)
+
+    async def sync(self, last_version: int | None) -> None:
+        """The client asked for what follows ``last_version`` (``hello``/``sync``)."""
+        async with self.lock:
+            await self.resync(last_version)
+
+    async def catch_up(self, version: int) -> None:
+        """Send what the database has beyond what this client was given (none lost)."""
+        async with self.lock:
+            if version > self.sent_version:
+                await self.resync(self.sent_version)
+
+    async def deliver_synced(self, data: dict[str, Any]) -> None:
+        """Send an update read from the database (with ``lock`` held), then what waited."""
+        self.sent_version = data["version"]
+        await self.send_text(encode(data))
+        await self._drain_waiting()

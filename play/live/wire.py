@@ -1,0 +1,88 @@
+"""The websocket's wire format (docs/protocol.md): encoding server frames, reading client ones.
+
+Client frames are parsed here; ``play.commands.player`` turns a player's message into the
+command path's typed ``Submission``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+import orjson
+
+CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
+
+
+class WireError(ValueError):
+    """A frame the server cannot read: ``code`` for the client's ``error`` message."""
+
+    def __init__(self, code: str, message: str, seq: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.seq = seq
+
+
+def encode(content: dict[str, Any]) -> str:
+    """Compact JSON, by orjson: what ``json.dumps`` writes without spaces (non-ASCII as UTF-8
+    rather than escaped), ten times faster on an update (the state and the notation;
+    BENCHMARKS.md). An integer orjson cannot hold (past 64 bits) falls back to the standard
+    library."""
+    try:
+        return orjson.dumps(content).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(content, separators=(",", ":"))
+
+
+def with_member(text: str, key: str, value: Any) -> str:
+    """``text``, an encoded JSON object, with one more member: the sender's copy of an update
+    gets its ack without decoding and encoding the whole update again."""
+    return f"{text[:-1]},{encode(key)}:{encode(value)}}}"
+
+
+def parse(text_data: str | None, limit: int) -> dict[str, Any]:
+    """A client frame as a message (a JSON object with a known ``type``), or ``WireError``."""
+    if text_data is None:
+        raise WireError("bad_message", "send JSON text frames, not binary")
+    if len(text_data) > limit or len(text_data.encode("utf-8", "replace")) > limit:
+        raise WireError("too_large", f"messages are limited to {limit} bytes")
+    try:
+        msg = orjson.loads(text_data)
+    except ValueError:  # orjson's JSONDecodeError is one (NaN and lone surrogates too)
+        raise WireError("bad_json", "that message is not valid JSON") from None
+    if not isinstance(msg, dict):
+        raise WireError("bad_message", "a message must be a JSON object with a 'type'")
+    kind = msg.get("type")
+    if kind not in CLIENT_TYPES:
+        raise WireError("unknown_type", f"unknown message type {kind!r}; expected one of "
+                        f"{', '.join(CLIENT_TYPES)}", seq=msg.get("seq"))
+    if kind in ("hello", "sync"):
+        last = msg.get("last_version")
+        if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
+            raise WireError("bad_message", "last_version must be a whole number or null")
+    return msg
+
+
+def query(scope: dict[str, Any], name: str) -> str | None:
+    """The last ``name=`` of the socket URL's query string, if any."""
+    raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return raw[-1] if raw else None
+
+
+def query_last_version(scope: dict[str, Any]) -> int | None:
+    """``?last_version=N`` of a reconnecting client: its first update then holds what it
+    missed (no race with steps broadcast between the handshake and a ``hello``)."""
+    raw = query(scope, "last_version")
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+def plain(value: Any) -> bool:
+    """A value safe to echo back as a ``seq``."""
+    return isinstance(value, (str, int)) and not isinstance(value, bool) and len(str(value)) <= 64

@@ -1,0 +1,70 @@
+"""Challenges: a player offers a game, another accepts it, and the game starts."""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from play.games.registry import VARIANT_NAMES
+from play.lifecycle import start_game
+from play.models import Challenge, Game
+
+
+class ChallengeError(ValueError):
+    """A challenge request refused, with a message a user can read."""
+
+
+def open_challenge(user, variant: str = "standard", rated: bool = True, opponent: str = "",
+                   side: str = "random") -> Challenge:
+    if variant not in VARIANT_NAMES:
+        raise ChallengeError(f"unknown variant {variant!r}")
+    if side not in ("random", "I", "O"):
+        raise ChallengeError("side must be random, I or O")
+    opp = None
+    if opponent:
+        opp = get_user_model().objects.filter(username__iexact=opponent.strip()).first()
+        if opp is None:
+            raise ChallengeError(f"there is no player called {opponent!r}")
+        if opp.pk == user.pk:
+            raise ChallengeError("you cannot challenge yourself")
+    return Challenge.objects.create(creator=user, opponent=opp, variant=variant, rated=rated,
+                                    side=side)
+
+
+def cancel_challenge(user, challenge_id: int) -> None:
+    n = Challenge.objects.filter(pk=challenge_id, creator=user, status=Challenge.OPEN).update(
+        status=Challenge.CANCELLED)
+    if not n:
+        raise ChallengeError("that challenge is no longer open")
+
+
+def open_challenges_for(user):
+    """Challenges ``user`` may accept: open ones by others, and those naming them."""
+    qs = Challenge.objects.filter(status=Challenge.OPEN).select_related("creator", "opponent")
+    if user.is_authenticated:
+        return qs.exclude(creator=user).filter(Q(opponent__isnull=True) | Q(opponent=user))
+    return qs.filter(opponent__isnull=True)
+
+
+def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) -> Game:
+    """Accept a challenge: sides by coin toss unless the challenger chose; the game starts."""
+    with transaction.atomic():
+        ch = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+        if ch is None or ch.status != Challenge.OPEN:
+            raise ChallengeError("that challenge is no longer open")
+        if ch.creator_id == user.pk:
+            raise ChallengeError("you cannot accept your own challenge")
+        if ch.opponent_id is not None and ch.opponent_id != user.pk:
+            raise ChallengeError("that challenge is for another player")
+        side = ch.side
+        if side == "random":
+            side = (rng or random.SystemRandom()).choice(["I", "O"])
+        light, dark = (ch.creator, user) if side == "I" else (user, ch.creator)
+        game = start_game(light, dark, variant=ch.variant, rated=ch.rated)
+        ch.status = Challenge.ACCEPTED
+        ch.game = game
+        ch.save(update_fields=["status", "game"])
+    return game

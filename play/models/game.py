@@ -1,0 +1,100 @@
+"""A game and its numbered event log, the game's truth (R40).
+
+A game's state is never stored as a board: it is the fold of its ``GameEvent`` rows, in version
+order, by its rules (``play.games``). Version 0 is the opening position; every command's events
+get the next versions, unique per game, written by the one append (``play.store.log``) in the
+transaction that bumps the game's version. The log answers resyncs and survives restarts.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from play.games.registry import DEFAULT_VARIANT, variant_choices
+
+
+class Game(models.Model):
+    """A game on the site, in play or finished (``status``): its players, the ratings they
+    brought to it (S3 expectations use them, R23), its version and, once over, its result."""
+
+    LIVE, FINISHED = "live", "finished"
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    variant = models.CharField(max_length=16, choices=variant_choices(), default=DEFAULT_VARIANT)
+    rated = models.BooleanField(default=True)
+    #: The automatic arbiter policy (R39): ``warn`` both players once the game is flagged (R14).
+    auto_warn = models.BooleanField(default=True)
+    player_i = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    player_o = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    rating_i = models.BigIntegerField(default=250)
+    rating_o = models.BigIntegerField(default=250)
+    status = models.CharField(max_length=10, default=LIVE)
+    version = models.PositiveIntegerField(default=0)
+    winner = models.CharField(max_length=1, blank=True)  # "I", "O", "-" (null game) or ""
+    reason = models.CharField(max_length=16, blank=True)
+    detail = models.CharField(max_length=200, blank=True)
+    stgn = models.TextField(blank=True)  # the game's notation, refreshed at every turn end
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created"])]
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.variant} game {self.uuid}"
+
+    def side_of(self, user) -> str | None:
+        """The side ``user`` plays in this game, or None (a spectator)."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        if user.pk == self.player_i_id:
+            return "I"
+        if user.pk == self.player_o_id:
+            return "O"
+        return None
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == self.LIVE
+
+
+class GameEvent(models.Model):
+    """One numbered event of a game (``play.games.protocol.Event`` as stored).
+
+    ``seq`` is the client's id of the message that caused it (players' commands only), unique
+    per game and side: a resent message is recognised, never applied twice. ``caused_by`` is
+    the version of the command's own event for the events that followed from it (the automatic
+    arbiter's warnings after a step), so the answer to a command names its last event whether
+    it is sent the first time or found again.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8)
+    side = models.CharField(max_length=1, blank=True)  # the acting side ("" when none)
+    data = models.JSONField(default=dict)
+    text = models.CharField(max_length=40, blank=True)  # "A2-A3", "end", "resigns", ...
+    actor = models.CharField(max_length=8, default="player")  # play.games.protocol.ACTOR_KINDS
+    visibility = models.CharField(max_length=8, default="all")  # protocol.VISIBILITIES
+    caused_by = models.PositiveIntegerField(null=True, blank=True)
+    seq = models.CharField(max_length=64, null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_event_per_version"),
+            models.UniqueConstraint(
+                fields=["game", "side", "seq"],
+                name="one_event_per_client_seq",
+                condition=models.Q(seq__isnull=False),
+            ),
+        ]
+        ordering = ["game", "version"]

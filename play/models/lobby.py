@@ -1,0 +1,30 @@
+"""Challenges: a player's offer of a game, open to anyone or to one named opponent."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from play.games.registry import DEFAULT_VARIANT, variant_choices
+
+
+class Challenge(models.Model):
+    OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
+    SIDES = [("random", "random"), ("I", "I (light, moves first)"), ("O", "O (dark)")]
+
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    variant = models.CharField(max_length=16, choices=variant_choices(), default=DEFAULT_VARIANT)
+    rated = models.BooleanField(default=True)
+    side = models.CharField(max_length=6, choices=SIDES, default="random")
+    status = models.CharField(max_length=10, default=OPEN)
+    game = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created"])]
+        ordering = ["-created"]

@@ -1,0 +1,65 @@
+"""What live play needs from the rest of the site, as one interface the registry fills in.
+
+Play imports nothing of the registry: the registry depends on play (it archives play's finished
+games, ``play.lifecycle``'s subscribers), never the other way round, so the two apps do not
+import each other (``tests/test_import_cycles.py``). What play must still ask, the players' names
+and standings, a new game's records and a finished game's records and rating changes, it asks
+through ``directory()``, which the registry provides at start-up
+(``registry.apps.RegistryConfig.ready``). Without it (play alone) players are shown by their
+account names and nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Directory(Protocol):
+    """The registry as play sees it."""
+
+    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
+        """Both accounts' ratings now (a new game keeps them: S3 expectations, R23)."""
+        ...
+
+    def game_started(self, game: Any) -> None:
+        """A game was created (in the caller's transaction): its registry entry and records."""
+        ...
+
+    def players(self, game: Any) -> dict[str, dict[str, Any]]:
+        """Both players of ``game`` as clients show them (docs/protocol.md ``game.players``)."""
+        ...
+
+    def archive(self, game: Any) -> dict[str, Any]:
+        """A finished game's ``records`` (download links) and ``rating_changes``."""
+        ...
+
+
+class _AccountsOnly:
+    """Play on its own: account names, no ratings, no records."""
+
+    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
+        return 0, 0
+
+    def game_started(self, game: Any) -> None:
+        return None
+
+    def players(self, game: Any) -> dict[str, dict[str, Any]]:
+        return {side: {"name": user.get_username(), "player_id": None, "rating": None,
+                       "rating_at_start": None, "stratum": None, "profile": None}
+                for side, user in (("I", game.player_i), ("O", game.player_o))}
+
+    def archive(self, game: Any) -> dict[str, Any]:
+        return {"records": [], "rating_changes": {}}
+
+
+_directory: Directory = _AccountsOnly()
+
+
+def provide(directory: Directory) -> None:
+    """Install the registry's directory (once, at start-up)."""
+    global _directory
+    _directory = directory
+
+
+def directory() -> Directory:
+    return _directory

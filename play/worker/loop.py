@@ -1,0 +1,128 @@
+"""The worker's loop: run due jobs, then sleep until woken or the poll interval passes.
+
+Woken through the channel layer: every worker joins the group ``talu.worker``
+(``play.live.delivery.WORKER_GROUP``) with a channel of its own, and the command path sends
+``worker.wake`` there when a command ends a game, so archiving starts within milliseconds on
+any process (Redis) or in the server's own process (the embedded in-memory layer). A lost wake
+costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls.
+
+The database work runs on threads (``sync_to_async``), never on the loop; after a job the
+loop announces its result to the game's sockets (the archived game's records and rating
+changes, ``delivery.announce_archived``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import close_old_connections
+
+from play import conf, gameview
+from play.live.delivery import WORKER_GROUP, announce_archived, layer_call
+from play.models import Game
+from play.worker import outbox
+
+log = logging.getLogger(__name__)
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def _archive_due(worker: str, lease: float) -> list[tuple[str, dict]]:
+    """Claim and run the due outbox rows (a thread); the (game uuid, metadata) of each game
+    whose subscribers all succeeded."""
+    close_old_connections()
+    done = []
+    try:
+        for pk in outbox.claim(worker, lease):
+            game = outbox.run(pk, worker)
+            if game is not None:
+                game = Game.objects.get(pk=game.pk)
+                done.append((str(game.uuid), gameview.game_meta(game)))
+    finally:
+        close_old_connections()
+    return done
+
+
+def run_due(worker: str | None = None) -> int:
+    """Run every due job once, here and now (the demo data, tests); how many finished."""
+    return len(_archive_due(worker or worker_id(), conf.worker_lease()))
+
+
+class Worker:
+    """One worker loop on the running event loop (``run`` until cancelled)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or worker_id()
+        self.wake = asyncio.Event()
+        self.rounds = 0
+
+    async def run(self) -> None:
+        layer = get_channel_layer()
+        listener = None
+        if layer is not None:
+            channel = await layer.new_channel("worker.")
+            await layer_call(layer.group_add, WORKER_GROUP, channel)
+            listener = asyncio.ensure_future(self._listen(layer, channel))
+        log.info("worker %s running (poll %.1f s)", self.name, conf.worker_poll())
+        try:
+            while True:
+                self.wake.clear()
+                await self.round()
+                try:
+                    async with asyncio.timeout(conf.worker_poll()):
+                        await self.wake.wait()
+                except TimeoutError:
+                    pass
+        finally:
+            if listener is not None:
+                listener.cancel()
+
+    async def round(self) -> None:
+        """One pass over the due work; errors are logged, never end the loop."""
+        self.rounds += 1
+        try:
+            done = await sync_to_async(_archive_due, thread_sensitive=False)(
+                self.name, conf.worker_lease())
+        except Exception:  # the database away: try again at the next round
+            log.warning("worker round failed", exc_info=True)
+            return
+        for game_uuid, meta in done:
+            await announce_archived(game_uuid, meta)
+
+    async def _listen(self, layer, channel: str) -> None:
+        delay = 0.2
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis away: the poll still runs the jobs
+                log.warning("worker: channel layer receive failed (%s)", err)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            delay = 0.2
+            if message.get("type") == "worker.wake":
+                self.wake.set()
+
+
+_embedded: dict[int, asyncio.Task] = {}
+
+
+def start_embedded() -> asyncio.Task:
+    """Run a worker on the running loop (the server process on embedded defaults; tests).
+    Once per loop."""
+    loop = asyncio.get_running_loop()
+    task = _embedded.get(id(loop))
+    if task is None or task.done():
+        task = loop.create_task(Worker().run(), name="talu worker")
+        _embedded[id(loop)] = task
+    return task

@@ -1,0 +1,91 @@
+"""Archiving a finished site game: its records, signatures, tally and ratings.
+
+A subscriber of live play's ``finished`` notification (``play.lifecycle``), run by the worker
+after the game's last events are committed, never under the game's write and never on the step
+path: the signed session entry (STSE), the slip (STDGS) and the notation (STGN) are written,
+the result and tally recorded on the registry's game, and the ratings moved by the ledger
+exactly as for a submitted game or a recompute (R30).
+
+Idempotent: the game's registry entry is locked and a game already archived is left alone, so
+a second run (after a crash between the archive's commit and the outbox row's ``done``, or a
+second worker whose claim raced) does nothing; two runs cannot both write, because the second
+waits for the first's lock and then finds the game archived. The records are built and signed
+(the slow part: gpg) before the lock is taken, and thrown away if another run got there first.
+
+A failure (the keyring unusable, the database away) raises: nothing of this run is written,
+and the worker retries later. The ratings wait for the records: they are a function of the
+rated records (R30).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from play.models import Game
+from play.store import engines
+from registry import ledger, recordkeeping, services
+from registry.models import ArchivedGame, GameRecord
+from registry.scoring.tally import tally_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Records:
+    stse: str
+    stse_hash: str
+    stgn: str
+    stdgs: str
+
+
+def _build_records(archived: ArchivedGame, game: Game, engine: Any) -> _Records:
+    """The final records of the game's one sitting, sealed and signed (book 6.5.2, R31-R35)."""
+    stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
+    game_entry = recordkeeping.read(stge.content)
+    stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
+        game_entry=game_entry, place=settings.TALU_PLACE, start=int(game.created.timestamp()),
+        turns=engine.stgn_lines(), board=engine.board(),
+        arbiter=[d.to_dict() for d in engine.arbiter],
+    )
+    return _Records(stse_text, stse_hash, engine.stgn(),
+                    recordkeeping.slip(game_entry, [stse], replayed))
+
+
+def archive(game: Game) -> bool:
+    """Archive finished ``game``; False when it was archived already (nothing done)."""
+    if game.is_live:
+        raise ValueError(f"game {game.uuid} is still in play")
+    archived = ArchivedGame.objects.filter(live=game).first()
+    if archived is None:  # a game started before the registry kept games
+        with transaction.atomic():
+            services.write_game_entry(game)
+        archived = ArchivedGame.objects.get(live=game)
+    if archived.status != ArchivedGame.PLAYING:
+        return False
+    engine = engines.replay(game).engine
+    records = _build_records(archived, game, engine)
+    tally = tally_game(engine)
+    with transaction.atomic():
+        archived = ArchivedGame.objects.select_for_update().get(pk=archived.pk)
+        if archived.status != ArchivedGame.PLAYING:
+            return False  # another run got there first; its records stand
+        GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=1,
+                                  content=records.stse, hash=records.stse_hash)
+        GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=records.stgn)
+        GameRecord.objects.create(game=archived, kind=GameRecord.STDGS, content=records.stdgs)
+        archived.status = ArchivedGame.FINISHED
+        archived.winner = game.winner
+        archived.reason = game.reason
+        archived.rounds = tally.rounds
+        archived.tally = ledger.tally_to_json(tally)
+        archived.stgn = records.stgn
+        archived.played_at = game.finished or timezone.now()
+        archived.save()
+        ledger.rate_finished_game(archived)
+    return True

@@ -1,0 +1,45 @@
+"""The registry as live play sees it (``play.ports.Directory``), installed at start-up.
+
+Play asks, the registry answers: the players' ratings when a game starts (R23), the game's
+registry entry and signed game entry (STGE), the players as clients show them, and a finished
+game's records and rating changes. Play never imports the registry (``play.ports``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from registry import services
+from registry.models import Player
+
+
+class RegistryDirectory:
+    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
+        return services.player_of(player_i).rating, services.player_of(player_o).rating
+
+    def game_started(self, game: Any) -> None:
+        services.write_game_entry(game)
+
+    def players(self, game: Any) -> dict[str, dict[str, Any]]:
+        """Both players in one query (an account without its registered player gets one,
+        R26)."""
+        found = {p.user_id: p for p in Player.objects.filter(
+            user_id__in=(game.player_i_id, game.player_o_id)).select_related("user")}
+        players = {}
+        for side, user_id, start in (("I", game.player_i_id, game.rating_i),
+                                     ("O", game.player_o_id, game.rating_o)):
+            p = found.get(user_id)
+            if p is None:
+                p = services.player_of(game.player_i if side == "I" else game.player_o)
+            players[side] = {"name": p.user.get_username(), "player_id": p.player_id,
+                             "rating": p.rating, "rating_at_start": start,
+                             "stratum": p.stratum_code,
+                             "profile": reverse("profile", args=[p.player_id])}
+        return players
+
+    def archive(self, game: Any) -> dict[str, Any]:
+        records = services.record_links(game)
+        return {"records": records, "rating_changes": services.rating_changes_of(game),
+                "archived": any(r["kind"] == "STSE" for r in records)}
