@@ -7,16 +7,17 @@
 Needs PostgreSQL (``TALU_TEST_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/test,
 on whose server a throw-away database is made) and the ``redis-server`` binary: the stack is
 started by the cluster harness (``tests/cluster/harness.py``): a fresh migrated database, a
-private Redis on a free port and the daphne processes, with the benchmark relay switched on
-(``TALU_BENCH_RELAY=true``) and production settings (``DEBUG=false``, default heartbeat).
+private Redis on a free port, a worker and the daphne processes, serving the site with the
+benchmark relay in front (``benchmarks.relay:application``) and production settings
+(``DEBUG=false``, default heartbeat).
 The one-process figures use the first process only, the two-process figures both.
 
 For each number of server processes, on fresh games (so that each configuration starts from
 the same point), in this order so that machine noise hits both alike:
 
 1. **relay, fixed rate**: ``--games`` groups of one sender and two listeners on the bare
-   relay (``play.relay``: joins its group, relays every text frame, nothing else), ``--rate``
-   messages/s in all. The stack's floor: daphne + Channels + the Redis layer alone.
+   relay (``benchmarks/relay.py``: joins its group, relays every text frame, nothing else),
+   ``--rate`` messages/s in all. The stack's floor: daphne + Channels + the Redis layer alone.
 2. **stack, fixed rate**: ``--games`` games, each with its two players and ``--spectators``
    spectators connected to ``/ws/game/<uuid>/`` with real session cookies, the side to move
    sending ``--rate`` steps/s in all (legal steps chosen from the server's own
@@ -962,7 +963,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tag = f"bl{int(time.time()) % 100000}"
     extra = {
-        "TALU_BENCH_RELAY": "true", "SECRET_KEY": "bench-" + tag + "-not-a-secret",
+        "SECRET_KEY": "bench-" + tag + "-not-a-secret",
         "TALU_WS_HEARTBEAT": "20",  # the production default, not the cluster tests' 1 s
         "LOG_LEVEL": "INFO",  # channels-redis reports over-capacity groups at INFO
     }
@@ -975,7 +976,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.servers}; load average before {info['load_before']}", flush=True)
     t_setup = time.perf_counter()
     workdir = Path(tempfile.mkdtemp(prefix="talu-bench-load-"))  # kept: the server logs
-    with Cluster(servers=max(args.servers), env=extra, workdir=workdir) as cluster:
+    with Cluster(servers=max(args.servers), env=extra, workdir=workdir,
+                 asgi="benchmarks.relay:application") as cluster:
         os.environ.update(cluster.env())  # the same database, keyring and SECRET_KEY
         setup_django()
         configs = []

@@ -5,8 +5,8 @@ socket's life, not of a step, is a large part of the end of a game (BENCHMARKS.m
 This opens and closes the sockets of ``--games`` fresh games (two players with their session
 cookies, ``--spectators`` spectators) on one daphne process, one game at a time, ``--rounds``
 times, and, in the same run and alternating with them, as many sockets of the bare relay
-(``play.relay``: a group join, nothing else) as the baseline. It reports the CPU per socket
-opened and closed, from ``/proc``: of the daphne process, of every PostgreSQL process and of
+(``benchmarks/relay.py``: a group join, nothing else) as the baseline. It reports the CPU per
+socket opened and closed, from ``/proc``: of the daphne process, of every PostgreSQL process and of
 this client.
 
 Needs what ``bench_load.py`` needs (PostgreSQL, the ``redis-server`` binary); starts its own
@@ -101,10 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="opens and closes per game and repeat")
     ap.add_argument("--repeats", type=int, default=3, help="alternations; the least is kept")
     args = ap.parse_args(argv)
-    env = {"TALU_BENCH_RELAY": "true", "SECRET_KEY": "churn-bench-not-a-secret-" + "x" * 20,
+    env = {"SECRET_KEY": "churn-bench-not-a-secret-" + "x" * 20,
            "TALU_WS_HEARTBEAT": "20"}
     workdir = Path(tempfile.mkdtemp(prefix="talu-bench-churn-"))
-    with Cluster(servers=1, env=env, workdir=workdir) as cluster:
+    with Cluster(servers=1, env=env, workdir=workdir,
+                 asgi="benchmarks.relay:application") as cluster:
         os.environ.update(cluster.env())
         bl.setup_django()
         specs = bl.make_slots(args.games, args.spectators, f"ch{int(time.time()) % 100000}")

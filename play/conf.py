@@ -23,6 +23,9 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
                              (default 1): a lost wake costs at most this
 ``TALU_WORKER_LEASE``        seconds a worker's claim on a job lasts (default 60): a worker
                              killed mid-job leaves it to another after this
+``TALU_WORKER_BATCH``        jobs a worker claims in one round at most (default 16)
+``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
+                             health check (default none)
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by the
                              heartbeat, so a crowd arriving is not n-squared messages
@@ -85,3 +88,13 @@ def worker_poll() -> float:
 def worker_lease() -> float:
     """Seconds a worker's claim on a job lasts."""
     return _number("TALU_WORKER_LEASE", 60.0, 1.0)
+
+
+def worker_alive_file() -> str:
+    """The file a worker touches after every round ("" when none)."""
+    return os.environ.get("TALU_WORKER_ALIVE_FILE", "")
+
+
+def worker_batch() -> int:
+    """Jobs one worker claims per round at most."""
+    return int(_number("TALU_WORKER_BATCH", 16, 1))

@@ -26,7 +26,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from tqdm import tqdm
 
-from registry import ledger
+from registry import corrections, ledger
 from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player
 from registry.records import keys, yamlio
 from registry.records.errors import RecordError
@@ -54,7 +54,7 @@ def recompute_ratings(*, progress: bool = True, actor_user=None) -> ledger.Summa
     """R30: every rating recomputed from the stored tallies; only differing rows written."""
     total = ArchivedGame.objects.filter(ledger.RATED_Q).count()
     with _bar(total, "recompute", progress) as bar:
-        return ledger.audited_recompute_all(bar.update, actor_user=actor_user)
+        return corrections.audited_recompute_all(bar.update, actor_user=actor_user)
 
 
 # --- export -------------------------------------------------------------------------------------

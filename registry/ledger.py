@@ -8,7 +8,7 @@ of it. Everything here keeps that cache equal to the function:
   game involves either player, the game is applied to the two stored states
   (:func:`~registry.scoring.cascade.apply_game`), two rows written; otherwise (a submission
   dated in the past) the ratings are cascaded from that game on.
-* :func:`annul_game`, :func:`correct_game`: change the list, then cascade from the first game
+* ``registry.corrections`` (annul, correct) changes the list, then cascades from the first game
   whose inputs changed.
 * :func:`recompute_from`: the states just before a game come from the state snapshots stored in
   each player's last earlier ``RatingChange`` (no replay of anything before the game); the games
@@ -37,8 +37,6 @@ from django.utils import timezone
 from registry import bulk, figcache
 from registry.models import (
     ArchivedGame,
-    AuditEntry,
-    GameRecord,
     Player,
     RatingChange,
     StratumRecord,
@@ -58,12 +56,6 @@ BATCH = 2000
 Progress = Callable[[int], Any] | None
 
 RATED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
-
-
-class GameStateConflict(ValueError):
-    """The game's present state forbids the change (already annulled, not finished): the API
-    answers 409. Its own class, so that no other ``ValueError`` from deep in a change is
-    passed off as a conflict."""
 
 
 @dataclass
@@ -170,7 +162,7 @@ ROW_FIELDS = ("side", "model", "stratum", "old_rating", "new_rating", "rating_af
 # --- locking and ordering -----------------------------------------------------------------------
 
 
-def _lock() -> None:
+def hold_lock() -> None:
     """Serialise rating writers (inside the caller's transaction)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cur:
@@ -222,7 +214,7 @@ def rate_finished_game(game: ArchivedGame) -> Summary:
     Must run after ``game`` is saved with its final status, tally and ``played_at``.
     """
     with transaction.atomic():
-        _lock()
+        hold_lock()
         if not game.counts_for_rating:
             return Summary()
         later = (ArchivedGame.objects.filter(RATED_Q)
@@ -358,7 +350,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
     the starting point (a correction that moves a game earlier starts there).
     """
     with transaction.atomic():
-        _lock()
+        hold_lock()
         key = start_key or (None if game is None else (game.played_at, game.pk))
         games = ArchivedGame.objects.filter(RATED_Q)
         if key is not None:
@@ -550,84 +542,3 @@ def _stratum_pks(pks: list[int]) -> list[int]:
         out += StratumRecord.objects.filter(player_id__in=pks[i:i + BATCH]).values_list(
             "pk", flat=True)
     return out
-
-
-# --- annul and correct --------------------------------------------------------------------------
-
-
-def _audit(action: str, game: ArchivedGame | None, reason: str, before: dict, after: dict,
-           actor_user=None, actor_body=None) -> AuditEntry:
-    return AuditEntry.objects.create(action=action, game=game, reason=reason, before=before,
-                                     after=after, actor_user=actor_user, actor_body=actor_body)
-
-
-def _game_facts(game: ArchivedGame) -> dict[str, Any]:
-    return {"status": game.status, "winner": game.winner, "reason": game.reason,
-            "rounds": game.rounds, "revision": game.revision,
-            "played_at": game.played_at.isoformat() if game.played_at else None}
-
-
-def annul_game(game: ArchivedGame, *, reason: str, actor_user=None,
-               actor_body=None) -> Summary:
-    """R30: the game is struck from the list; every rating from it on is recomputed."""
-    if not reason or not reason.strip():
-        raise ValueError("an annulment needs a reason")
-    with transaction.atomic():
-        _lock()
-        game = ArchivedGame.objects.select_for_update().get(pk=game.pk)
-        if game.status == ArchivedGame.ANNULLED:
-            raise GameStateConflict("this game is already annulled")
-        if game.status != ArchivedGame.FINISHED:
-            raise GameStateConflict("only a finished game can be annulled")
-        before = _game_facts(game)
-        game.status = ArchivedGame.ANNULLED
-        game.save(update_fields=["status", "updated"])
-        summary = recompute_from(game)
-        _audit(AuditEntry.ANNUL, game, reason, before,
-               {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
-    return summary
-
-
-def correct_game(game: ArchivedGame, stse_texts: list[str], *, reason: str, actor_user=None,
-                 actor_body=None) -> Summary:
-    """A corrected set of session entries for the same game entry (verified like a
-    submission, against the key of the body that holds the game); the old records are kept,
-    marked superseded; ratings are recomputed from the earlier of the old and new dates."""
-    from registry.submission import SubmissionRejected, verify_sessions
-
-    if not reason or not reason.strip():
-        raise SubmissionRejected(["a correction needs a reason"])
-    with transaction.atomic():
-        _lock()
-        game = ArchivedGame.objects.select_for_update().select_related("body").get(pk=game.pk)
-        if game.status != ArchivedGame.FINISHED:
-            raise SubmissionRejected([f"only a finished game can be corrected (this one is "
-                                      f"{game.status})"])
-        stge = game.records.filter(kind=GameRecord.STGE, superseded=False).first()
-        if stge is None:
-            raise SubmissionRejected(["the game has no game entry to correct against"])
-        checked = verify_sessions(game.body, stge.content, stse_texts)
-        before = _game_facts(game)
-        old_key = (game.played_at, game.pk)
-        revision = game.revision + 1
-        game.records.exclude(kind=GameRecord.STGE).filter(superseded=False).update(
-            superseded=True)
-        from registry.submission import archive_records
-
-        archive_records(game, checked, revision=revision, include_entry=False)
-        game.winner, game.reason = checked.winner, checked.reason
-        game.rounds, game.tally, game.stgn = checked.rounds, checked.tally, checked.stgn
-        game.played_at, game.revision = checked.played_at, revision
-        game.save()
-        new_key = (game.played_at, game.pk)
-        summary = recompute_from(game, start_key=min(old_key, new_key))
-        _audit(AuditEntry.CORRECT, game, reason, before,
-               {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
-    return summary
-
-
-def audited_recompute_all(progress: Progress = None, *, actor_user=None) -> Summary:
-    """:func:`recompute_all` with its audit entry (the management command's entry point)."""
-    summary = recompute_all(progress)
-    _audit(AuditEntry.RECOMPUTE, None, "full recompute", {}, summary.as_dict(), actor_user)
-    return summary

@@ -26,11 +26,6 @@ MODEL_CHOICES = [("", "SX (each player's own stratum)"), ("S1", "S1"), ("S2", "S
                  ("S3", "S3")]
 
 
-def new_player_id() -> str:
-    """R26 player id (the migrations name this function as the field default)."""
-    return strata.new_player_id()
-
-
 def sub_stratum(stratum: int, rating: int) -> str:
     return strata.substratum(stratum, rating)
 
@@ -112,7 +107,8 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="player", null=True, blank=True)
     display_name = models.CharField(max_length=200, blank=True)
-    player_id = models.CharField(max_length=PLAYER_ID_LENGTH, unique=True, default=new_player_id)
+    player_id = models.CharField(max_length=PLAYER_ID_LENGTH, unique=True,
+                                 default=strata.new_player_id)
     body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="players")
     stratum = models.PositiveSmallIntegerField(default=1)
@@ -154,25 +150,6 @@ class Player(models.Model):
     @property
     def sub_stratum(self) -> str:
         return sub_stratum(self.stratum, self.rating)
-
-    def state(self):
-        """The cascade's view of this player (``registry.scoring.cascade.PlayerState``)."""
-        from registry.ledger import state_of
-
-        return state_of(self)
-
-    def profile(self) -> dict:
-        """Book 6.6 / R27 / R29 metrics plus progress toward promotion (R26 20-75-75)."""
-        from registry.scoring.psf import performance_safety_floor
-
-        out = self.state().profile()
-        if self.anpc is not None and self.stratum == strata.TOP_STRATUM:
-            out["anpc"] = self.anpc
-            out["anpc_set_by_player"] = True
-            out["psf"] = performance_safety_floor(self.rating, self.anpc)
-        out["promotion"] = strata.promotion_progress(self.stratum, self.stratum_games,
-                                                     self.stratum_wins, self.rating)
-        return out
 
 
 class ArchivedGame(models.Model):

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from registry.forms import AnpcForm, SignupForm
 from registry.models import ArchivedGame, GameRecord, Player
+from registry.profiles import profile_of
 from registry.scoring.strata import STRATA
 from registry.services import player_of
 
@@ -93,7 +94,7 @@ def profile(request, player_id: str):
     return render(request, "registry/profile.html", {
         "p": player,
         "anpc_form": AnpcForm(initial={"anpc": player.anpc}) if own else None,
-        "m": player.profile(),
+        "m": profile_of(player),
         "changes": changes,
         "chart": rating_chart(_thin(points)),
         "games": games,

@@ -36,23 +36,30 @@ def worker_id() -> str:
 
 
 def _archive_due(worker: str, lease: float) -> list[tuple[str, dict]]:
-    """Claim and run the due outbox rows (a thread); the (game uuid, metadata) of each game
-    whose subscribers all succeeded."""
-    close_old_connections()
+    """Claim and run the due outbox rows; the (game uuid, metadata) of each game whose
+    subscribers all succeeded."""
     done = []
-    try:
-        for pk in outbox.claim(worker, lease):
-            game = outbox.run(pk, worker)
-            if game is not None:
-                game = Game.objects.get(pk=game.pk)
-                done.append((str(game.uuid), gameview.game_meta(game)))
-    finally:
-        close_old_connections()
+    for pk in outbox.claim(worker, lease, limit=conf.worker_batch()):
+        game = outbox.run(pk, worker)
+        if game is not None:
+            game = Game.objects.get(pk=game.pk)
+            done.append((str(game.uuid), gameview.game_meta(game)))
     return done
 
 
+def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
+    """``_archive_due`` on one of the loop's threads, whose connection may have gone stale
+    since its last round (Django's request cycle does this for views)."""
+    close_old_connections()
+    try:
+        return _archive_due(worker, lease)
+    finally:
+        close_old_connections()
+
+
 def run_due(worker: str | None = None) -> int:
-    """Run every due job once, here and now (the demo data, tests); how many finished."""
+    """Run every due job once, here and now, on the caller's connection (the demo data,
+    tests); how many finished."""
     return len(_archive_due(worker or worker_id(), conf.worker_lease()))
 
 
@@ -89,13 +96,20 @@ class Worker:
         """One pass over the due work; errors are logged, never end the loop."""
         self.rounds += 1
         try:
-            done = await sync_to_async(_archive_due, thread_sensitive=False)(
+            done = await sync_to_async(_archive_due_in_thread, thread_sensitive=False)(
                 self.name, conf.worker_lease())
         except Exception:  # the database away: try again at the next round
             log.warning("worker round failed", exc_info=True)
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        alive = conf.worker_alive_file()
+        if alive:  # the container's health check reads its age (deploy/healthcheck.py)
+            try:
+                with open(alive, "a"):
+                    os.utime(alive)
+            except OSError as err:
+                log.warning("worker: cannot touch %s (%s)", alive, err)
 
     async def _listen(self, layer, channel: str) -> None:
         delay = 0.2

@@ -20,6 +20,7 @@ from registry.models import (
     RatingChange,
     StratumRecord,
 )
+from registry.profiles import profile_of
 from registry.scoring import strata
 
 MAX_RECORD_BYTES = 1_000_000  # one STGE/STSE file; a real one is a few kilobytes
@@ -148,7 +149,7 @@ class PlayerDetailSerializer(PlayerSerializer):
 
     @extend_schema_field(MetricsSerializer)
     def get_metrics(self, player) -> dict:
-        return MetricsSerializer(player.profile()).data
+        return MetricsSerializer(profile_of(player)).data
 
     def get_ratings_url(self, player) -> str:
         return _absolute(self.context.get("request"),

@@ -30,7 +30,7 @@ from registry.api.errors import Conflict, Rejected
 from registry.api.pagination import DeferredJoinPagination
 from registry.api.permissions import BodyTokenOnly, CanManageGame, is_writer
 from registry.api.schema import ErrorSerializer
-from registry.ledger import GameStateConflict, annul_game, correct_game
+from registry.corrections import GameStateConflict, annul_game, correct_game
 from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player, RatingChange
 from registry.submission import SubmissionRejected, submit_game
 

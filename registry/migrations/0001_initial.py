@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import registry.models
+import registry.scoring.strata
 
 
 class Migration(migrations.Migration):
@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
             name='Player',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player_id', models.CharField(default=registry.models.new_player_id, max_length=18, unique=True)),
+                ('player_id', models.CharField(default=registry.scoring.strata.new_player_id, max_length=18, unique=True)),
                 ('stratum', models.PositiveSmallIntegerField(default=1)),
                 ('rating', models.IntegerField(default=250)),
                 ('stratum_games', models.PositiveIntegerField(default=0)),

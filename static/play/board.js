@@ -190,7 +190,8 @@
           if (c) html += "<p>" + esc(g.players[sd].name) + " (" + c.model + "): " + c.old + " → " + c.new +
             (c.promoted_to ? " · promoted to S" + c.promoted_to + " (" + c.after + ")" : "") + "</p>";
         });
-        if (g.rated && !Object.keys(g.rating_changes).length) html += "<p>No rating change" +
+        if (g.rated && !Object.keys(g.rating_changes).length) html += g.archived === false ?
+          "<p>Recording the result…</p>" : "<p>No rating change" +
           (s.outcome.winner ? "." : ": a null game is unrated.") + "</p>";
       }
       if (g && g.records && g.records.length) {
@@ -283,6 +284,14 @@
         flash(m.reason || "Refused");
         if (m.code === "stale") send({type: "sync", last_version: st.version});
         render();
+        break;
+      case "game":
+        // The game's metadata once its records and rating changes are written (after its
+        // end, by the server's worker: docs/protocol.md).
+        if (m.game && (!st.game || m.game.version >= st.game.version)) {
+          st.game = m.game;
+          render();
+        }
         break;
       case "spectators":
         $("spectators").textContent = m.count;

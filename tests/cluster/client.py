@@ -33,6 +33,8 @@ class GameClient:
         self.reconnect = reconnect
         self.version: int | None = None  # the last version this client has
         self.versions: list[int] = []  # event versions received, in order
+        self.events: list[dict[str, Any]] = []  # the events themselves, in order
+        self.meta: dict[str, Any] | None = None  # the game's metadata, last heard
         self.problems: list[str] = []
         self.state: dict[str, Any] | None = None
         self.side: str | None = None
@@ -110,6 +112,8 @@ class GameClient:
                 self._answer({"type": "ack", **msg["ack"]})
         elif kind == "spectators":
             self.spectators = msg["count"]
+        elif kind == "game":  # the metadata after archiving (records, rating changes)
+            self.meta = msg["game"]
         elif kind in ("ack", "rejected"):
             self._answer(msg)
         elif kind != "pong":
@@ -133,8 +137,10 @@ class GameClient:
         if self.version is not None and events != expected:
             self.problems.append(f"update {start}->{msg['version']} carries {events}")
         self.versions += events
+        self.events += msg["events"]
         self.version = msg["version"]
         self.state = msg["state"]
+        self.meta = msg["game"]
 
     # --- outgoing -----------------------------------------------------------------------------
     def new_seq(self) -> str:

@@ -1,7 +1,8 @@
 """The cluster tests: real PostgreSQL, a private Redis and several daphne processes.
 
 Each test module gets its own stack (``tests.cluster.harness.Cluster``), configured by the
-module's ``CLUSTER_SERVERS`` and ``CLUSTER_ENV``. Without PostgreSQL or redis-server the tests
+module's ``CLUSTER_SERVERS``, ``CLUSTER_WORKERS`` and
+``CLUSTER_ENV``. Without PostgreSQL or redis-server the tests
 FAIL under ``CI=true`` and are skipped elsewhere.
 """
 
@@ -16,6 +17,7 @@ from tests.cluster.harness import Cluster, require_stack
 def cluster(request):
     require_stack()
     servers = getattr(request.module, "CLUSTER_SERVERS", 2)
+    workers = getattr(request.module, "CLUSTER_WORKERS", 1)
     env = getattr(request.module, "CLUSTER_ENV", {})
-    with Cluster(servers, env=env) as cl:
+    with Cluster(servers, env=env, workers=workers) as cl:
         yield cl

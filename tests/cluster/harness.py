@@ -9,7 +9,10 @@ Starts, on this machine and without Docker:
   on 6379 is never touched;
 - N ``daphne talu_site.asgi:application`` processes on free ports with production-like settings
   (``DEBUG=false``, a random ``SECRET_KEY``), each of which can be stopped, killed with SIGKILL
-  and restarted on the same port.
+  and restarted on the same port (the benchmarks serve ``benchmarks.relay:application``, the
+  site's with their relay in front: ``asgi=``);
+- M worker processes (``manage.py play_worker``, default one), as docker-compose runs them, each
+  of which can be stopped, killed and restarted too.
 
 Users, a game and session cookies are made by ``tests.cluster.seed`` in a subprocess with the
 same environment, so this module never configures Django in the calling process (a pytest
@@ -175,8 +178,10 @@ class RedisServer:
 class ServerProcess:
     """One daphne process of the site on a fixed port."""
 
-    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None):
+    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None,
+                 asgi: str = "talu_site.asgi:application"):
         self.index = index
+        self.asgi = asgi
         self.port = port or free_port()
         self.env = env
         self.workdir = workdir
@@ -196,7 +201,7 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 "--websocket_connect_timeout", "30", "talu_site.asgi:application"],
+                 "--websocket_connect_timeout", "30", self.asgi],
                 stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env)
         if wait:
             self.wait_healthy()
@@ -248,6 +253,50 @@ class ServerProcess:
             return ""
 
 
+# --- the worker -------------------------------------------------------------------------------
+
+
+class WorkerProcess:
+    """One ``manage.py play_worker`` process (play/worker/): archives finished games."""
+
+    def __init__(self, index: int, env: dict[str, str], workdir: Path):
+        self.index = index
+        self.env = env
+        self.proc: subprocess.Popen | None = None
+        self.log = workdir / f"worker-{index}.log"
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        assert not self.running, f"worker {self.index} already running"
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "manage.py", "play_worker"],
+                                         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                         env=self.env)
+        _wait(lambda: "started" in self.tail() or not self.running, START_TIMEOUT,
+              f"worker {self.index} to start")
+        if not self.running:
+            raise RuntimeError(f"worker {self.index} exited:\n{self.tail()}")
+
+    def stop(self, kill: bool = False) -> None:
+        if not self.running:
+            return
+        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+
 # --- the whole stack --------------------------------------------------------------------------
 
 
@@ -260,11 +309,16 @@ class Seed:
 
 
 class Cluster:
-    """PostgreSQL database + private Redis + N daphne processes (a context manager)."""
+    """PostgreSQL database + private Redis + N daphne processes + M workers (a context
+    manager)."""
 
     def __init__(self, servers: int = 2, env: dict[str, str] | None = None,
-                 workdir: str | Path | None = None):
+                 workdir: str | Path | None = None, workers: int = 1,
+                 asgi: str = "talu_site.asgi:application"):
         self.n = servers
+        self.n_workers = workers
+        self.asgi = asgi
+        self.workers: list[WorkerProcess] = []
         self._own_workdir = workdir is None
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="talu-cluster-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -309,19 +363,23 @@ class Cluster:
         self._db_created = True
         self._env = self.env()
         self.manage("migrate", "--noinput", "-v", "0")
-        self.servers = [ServerProcess(i, self._env, self.workdir) for i in range(self.n)]
+        self.servers = [ServerProcess(i, self._env, self.workdir, asgi=self.asgi)
+                        for i in range(self.n)]
         for s in self.servers:
             s.start(wait=False)
+        self.workers = [WorkerProcess(i, self._env, self.workdir) for i in range(self.n_workers)]
+        for w in self.workers:
+            w.start()
         for s in self.servers:
             s.wait_healthy()
         return self
 
     def stop(self) -> None:
-        for s in self.servers:
+        for p in [*self.workers, *self.servers]:
             try:
-                s.stop()
+                p.stop()
             except Exception as err:  # keep stopping the others
-                print(f"stopping server {s.index}: {err}", file=sys.stderr)
+                print(f"stopping {p!r}: {err}", file=sys.stderr)
         self.redis.stop()
         if self._db_created:
             self.database.drop()

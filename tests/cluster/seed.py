@@ -2,7 +2,7 @@
 
 Run by ``tests.cluster.harness.Cluster.seed`` as ``python -m tests.cluster.seed`` with the
 cluster's environment, so the cookies are sessions in the cluster's own database. Uses the
-site's service layer (``play.services.start_game``), like the site does.
+site's own start of a game (``play.lifecycle.start_game``), like the site does.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import argparse
 import json
 import os
 import sys
-
-from play.lifecycle import start_game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from play.lifecycle import start_game
 
     users = {}
     for name in [*args.players, *args.spectators]:
@@ -39,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             user.save()
         users[name] = user
     game = start_game(users[args.players[0]], users[args.players[1]],
-                               variant=args.variant, rated=not args.unrated)
+                      variant=args.variant, rated=not args.unrated)
     cookies = {}
     for name, user in users.items():
         client = Client()

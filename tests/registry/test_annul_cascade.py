@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.ledger import annul_game
+from registry.corrections import annul_game
 from registry.models import ArchivedGame, AuditEntry, Player, RatingChange
 from tests.registry.helpers import (
     I_WINS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.ledger import correct_game
+from registry.corrections import correct_game
 from registry.models import AuditEntry, GameRecord, Player, RatingChange
 from registry.submission import SubmissionRejected, submit_game
 from tests.registry.helpers import (

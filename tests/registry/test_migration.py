@@ -1,6 +1,7 @@
 """Migration 0002 carries existing rows: a finished live game with records and rating changes
-made before issue 6 becomes an archived game (tally replayed from its event log) and its rows
-point to it; a recompute then rates it exactly as the ledger would."""
+made before issue 6 becomes an archived game and its rows point to it; the first recompute
+tallies it from its notation (a migration imports no live code, so it cannot replay the game)
+and rates it exactly as the ledger would."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from registry.models import Player as RegistryPlayer
 from tests.registry.helpers import expected_ratings
 from tests.site.gameplay import FORFEIT_BY_I, play_line
 
-OLD = [("registry", "0001_initial")]
+OLD = [("play", "0001_initial"), ("registry", "0001_initial")]
 
 
 def migrate(targets):
@@ -35,7 +36,8 @@ def test_existing_game_rows_are_carried(players):
     play_line(game, FORFEIT_BY_I)
     events = list(GameEvent.objects.filter(game=game).order_by("version")
                   .values_list("version", "kind", "side", "data", "text"))
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("registry")
+    graph = MigrationExecutor(connection).loader.graph
+    latest = graph.leaf_nodes("play") + graph.leaf_nodes("registry")
     call_command("flush", interactive=False, verbosity=0)
     try:
         old = migrate(OLD)
@@ -63,7 +65,7 @@ def test_existing_game_rows_are_carried(players):
     arch = Archived.objects.get()
     assert (str(arch.game_id), arch.live_id, arch.status, arch.winner) == (
         str(game.uuid), g.pk, "finished", "O")
-    assert arch.tally["winner"] == "O" and arch.tally["reason"] == "forfeit"
+    assert arch.tally == {} and arch.rated  # tallied by the first recompute, below
     assert arch.body.registrar_id == settings.TALU_REGISTRAR_ID
     assert set(new.get_model("registry", "RatingChange").objects.values_list(
         "game_id", flat=True)) == {arch.pk}
@@ -71,5 +73,8 @@ def test_existing_game_rows_are_carried(players):
 
     summary = recompute_all()  # the carried rows had placeholder ratings: all repaired
     assert summary.rows_written >= 2
+    tallied = ArchivedGame.objects.get()
+    assert tallied.tally["winner"] == "O" and tallied.tally["reason"] == "forfeit"
+    assert tallied.rounds == tallied.tally["rounds"] > 0
     assert {p.pk: p.rating for p in RegistryPlayer.objects.all()} == expected_ratings(
         list(ArchivedGame.objects.all()))

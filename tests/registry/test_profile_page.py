@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from registry.profiles import profile_of
 from tests.registry.helpers import I_WINS, O_ELIMINATES, O_WINS, T0, add_game, hours, make_player
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def test_s3_profile_shows_psf(client, body):
     y = make_player("Y", body=body, stratum=3, rating=1400)
     add_game(body, x, y, I_WINS)
     x.refresh_from_db()
-    m = x.profile()
+    m = profile_of(x)
     assert m["psf"] == pytest.approx(x.rating * (2 / m["anpc"] - 1))
     assert text_of(client, x, "psf").startswith(str(round(m["psf"])))
     assert "S3 is the top stratum" in text_of(client, x, "promotion")

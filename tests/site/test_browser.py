@@ -36,7 +36,8 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """A daphne server on the embedded defaults; yields (base URL, keyring dir)."""
+    """The site as ``./dev serve`` starts it, on the embedded defaults: daphne with the worker
+    in its process (``talu_site.serve``); yields (base URL, keyring dir)."""
     tmp = tmp_path_factory.mktemp("site")
     keyring = tmp / "keyring"
     env = {k: v for k, v in os.environ.items()
@@ -47,9 +48,9 @@ def site(tmp_path_factory):
                    env=env, check=True, timeout=120)
     port = free_port()
     log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "talu_site.asgi:application"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
+                             str(port), "talu_site.asgi:application"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

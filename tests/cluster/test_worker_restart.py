@@ -1,0 +1,132 @@
+"""Game end survives the worker: a game ended with no worker running, or whose worker was killed
+(SIGKILL) in the middle of archiving it, is archived exactly once when a worker runs again, and
+the players hear of it; two workers racing over many finished games archive each exactly once.
+
+The game's end is committed by the step that ended it (with its outbox row, play.store.log);
+its records, tally and ratings are the worker's (registry.archiving), after the commit.
+"""
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import psycopg
+import pytest
+
+from tests.cluster.client import GameClient
+from tests.cluster.harness import ROOT, WorkerProcess
+
+pytestmark = [pytest.mark.services, pytest.mark.asyncio]
+
+CLUSTER_SERVERS = 1
+CLUSTER_WORKERS = 0  # the tests start their own
+# Short claims, quick rounds, and one job a round, so that two workers take turns at the rows.
+CLUSTER_ENV = {"TALU_WORKER_LEASE": "3", "TALU_WORKER_POLL": "0.5", "TALU_WORKER_BATCH": "1"}
+
+
+def _archive_facts(cluster, game: str) -> dict:
+    """What the database holds of ``game``'s archive: records by kind, rating changes, the
+    registry game's status, and its outbox row."""
+    with psycopg.connect(cluster.database.url) as conn:
+        kinds = dict(conn.execute(
+            "SELECT r.kind, count(*) FROM registry_gamerecord r JOIN registry_archivedgame a "
+            "ON r.game_id = a.id WHERE a.game_id = %s GROUP BY r.kind", [game]).fetchall())
+        changes = conn.execute(
+            "SELECT count(*) FROM registry_ratingchange c JOIN registry_archivedgame a "
+            "ON c.game_id = a.id WHERE a.game_id = %s", [game]).fetchone()[0]
+        status = conn.execute("SELECT status FROM registry_archivedgame WHERE game_id = %s",
+                              [game]).fetchone()[0]
+        outbox = conn.execute(
+            "SELECT o.done IS NOT NULL, o.attempts FROM play_outbox o JOIN play_game g "
+            "ON o.game_id = g.id WHERE g.uuid = %s", [game]).fetchall()
+    return {"records": kinds, "rating_changes": changes, "status": status, "outbox": outbox}
+
+
+async def _resigned_game(cluster, names: tuple[str, str]) -> tuple[str, GameClient]:
+    seed = cluster.seed(players=names)
+    winner = await GameClient(cluster, 0, seed.game, seed.cookies[names[0]], names[0]).start()
+    loser = await GameClient(cluster, 0, seed.game, seed.cookies[names[1]], names[1]).start()
+    await winner.play("move", "A2", "A3")
+    await loser.wait_version(1)
+    assert (await loser.send({"type": "resign"}))["type"] == "ack"
+    await winner.wait_for(lambda: winner.state["outcome"] is not None, "the resignation")
+    await loser.close()
+    return seed.game, winner
+
+
+async def test_a_game_ended_without_a_worker_is_archived_once_one_runs(cluster):
+    game, client = await _resigned_game(cluster, ("ann", "ben"))
+    try:
+        assert client.meta["archived"] is False and client.meta["records"] == []
+        facts = _archive_facts(cluster, game)
+        assert facts["status"] == "live" and facts["outbox"] == [(False, 0)]
+        worker = WorkerProcess(90, cluster.env(), cluster.workdir)
+        worker.start()
+        try:
+            await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
+        finally:
+            worker.stop()
+        facts = _archive_facts(cluster, game)
+        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
+        assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+        assert facts["outbox"] == [(True, 1)]
+    finally:
+        await client.close()
+
+
+async def test_a_worker_killed_mid_archive_leaves_it_to_the_next_once(cluster):
+    game, client = await _resigned_game(cluster, ("cat", "dan"))
+    flag = cluster.workdir / "slow-worker-claimed"
+    with open(cluster.workdir / "slow-worker.log", "ab") as log:
+        slow = subprocess.Popen([sys.executable, "-m", "tests.cluster.slow_worker", str(flag)],
+                                cwd=ROOT, env=cluster.env(), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while not flag.exists():
+            assert slow.poll() is None and time.monotonic() < deadline, "slow worker stuck"
+            await asyncio.sleep(0.1)
+        slow.kill()  # the game's end committed, its row claimed, nothing of its archive written
+        slow.wait(15)
+        facts = _archive_facts(cluster, game)
+        assert facts["records"] == {"STGE": 1} and facts["rating_changes"] == 0
+        assert facts["outbox"] == [(False, 1)]
+        worker = WorkerProcess(91, cluster.env(), cluster.workdir)
+        worker.start()  # the claim runs out after TALU_WORKER_LEASE, then it is taken again
+        try:
+            await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
+            await asyncio.sleep(1.5)  # more rounds: nothing archived twice
+        finally:
+            worker.stop()
+        facts = _archive_facts(cluster, game)
+        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
+        assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+        assert facts["outbox"] == [(True, 2)]
+    finally:
+        if slow.poll() is None:
+            slow.kill()
+        await client.close()
+
+
+async def test_two_workers_archive_every_game_exactly_once(cluster):
+    games = []
+    for n in range(6):
+        game, client = await _resigned_game(cluster, (f"p{n}a", f"p{n}b"))
+        games.append(game)
+        await client.close()
+    workers = [WorkerProcess(92 + i, cluster.env(), cluster.workdir) for i in range(2)]
+    for w in workers:  # both at once: they race for the same rows
+        w.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not all(_archive_facts(cluster, g)["status"] == "finished" for g in games):
+            assert time.monotonic() < deadline, [_archive_facts(cluster, g) for g in games]
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(1.5)  # more rounds of both: nothing archived twice
+    finally:
+        for w in workers:
+            w.stop()
+    for g in games:
+        facts = _archive_facts(cluster, g)
+        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}, facts
+        assert facts["rating_changes"] == 2 and facts["outbox"] == [(True, 1)], facts
