@@ -42,8 +42,7 @@ from registry.models import (
     StratumRecord,
 )
 from registry.scoring import s3
-from registry.scoring.cascade import GameChange, PlayerState, apply_game
-from registry.scoring.cascade import GameRecord as CascadeGame
+from registry.scoring.cascade import GameChange, PlayerState, RatedGame, apply_game
 from registry.scoring.figures import GameFigures, figures_from_tally
 from registry.scoring.psf import ANPC_WINDOW
 from registry.scoring.tally import Tally
@@ -192,7 +191,7 @@ def _stale_tallies(rows: list[tuple]) -> dict[int, dict[str, Any]]:
 
 
 def _cascade_game(row: tuple, tallies: dict[int, dict[str, Any]] | None = None,
-                  stale: list[dict[str, Any]] | None = None) -> tuple[CascadeGame, GameFigures]:
+                  stale: list[dict[str, Any]] | None = None) -> tuple[RatedGame, GameFigures]:
     """A row of :data:`GAME_COLUMNS` as the cascade's game. Figures that are missing or stale
     are computed from the tally in ``tallies`` and added to ``stale`` (to be stored)."""
     pk, pi, po, model, stored = row[:5]
@@ -202,7 +201,7 @@ def _cascade_game(row: tuple, tallies: dict[int, dict[str, Any]] | None = None,
         figures = figures_from_tally(tally_from_json((tallies or {})[pk]))
         if stale is not None:
             stale.append({"pk": pk, "figures": figcache.to_json(figures)})
-    return CascadeGame(pk, pi, po, figures, model or None), figures
+    return RatedGame(pk, pi, po, figures, model or None), figures
 
 
 # --- rating one finished game -------------------------------------------------------------------

@@ -43,7 +43,7 @@ from registry.scoring.tally import Tally
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GameRecord:
+class RatedGame:
     """One rated game as the cascade sees it: who played which side, and its figures.
 
     ``model`` is the event's fixed scoring model (R25, book 6.4), or None for each player's
@@ -65,7 +65,7 @@ class GameRecord:
     @classmethod
     def from_tally(
         cls, game_id: str, player_i: str, player_o: str, tally: Tally, model: str | None = None
-    ) -> GameRecord:
+    ) -> RatedGame:
         return cls(game_id, player_i, player_o, figures_from_tally(tally), model)
 
     def player(self, side: str) -> str:
@@ -177,7 +177,7 @@ def _rate(
     return new, apc, None, sf.npc
 
 
-def apply_game(players: dict[str, PlayerState], record: GameRecord) -> GameChange:
+def apply_game(players: dict[str, PlayerState], record: RatedGame) -> GameChange:
     """Rate one game and update ``players`` in place (new players start per R26).
 
     Both sides are rated from the ratings at game start (R23 Ec) before either is updated;
@@ -241,7 +241,7 @@ def apply_game(players: dict[str, PlayerState], record: GameRecord) -> GameChang
 
 
 def cascade(
-    records: Iterable[GameRecord], initial: Mapping[str, PlayerState] | None = None
+    records: Iterable[RatedGame], initial: Mapping[str, PlayerState] | None = None
 ) -> CascadeResult:
     """R30: replay the ratings of a chronological list of rated game records.
 
@@ -254,15 +254,15 @@ def cascade(
 
 
 def annul(
-    records: Iterable[GameRecord], game_id: str, initial: Mapping[str, PlayerState] | None = None
+    records: Iterable[RatedGame], game_id: str, initial: Mapping[str, PlayerState] | None = None
 ) -> CascadeResult:
     """R30: the ratings as if game ``game_id`` had never been played."""
     return cascade((r for r in records if r.game_id != game_id), initial)
 
 
 def correct(
-    records: Iterable[GameRecord],
-    corrected: GameRecord,
+    records: Iterable[RatedGame],
+    corrected: RatedGame,
     initial: Mapping[str, PlayerState] | None = None,
 ) -> CascadeResult:
     """R30: the ratings with the record of ``corrected.game_id`` replaced by ``corrected``."""

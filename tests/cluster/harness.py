@@ -172,37 +172,72 @@ class RedisServer:
             self.proc.wait(15)
 
 
-# --- daphne -----------------------------------------------------------------------------------
+# --- daphne and the worker ---------------------------------------------------------------------
 
 
-class ServerProcess:
-    """One daphne process of the site on a fixed port."""
+class _SiteProcess:
+    """A process of the site (a daphne server or a worker) with its log in ``workdir``."""
 
-    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None,
-                 asgi: str = "talu_site.asgi:application"):
+    def __init__(self, index: int, env: dict[str, str], log: Path):
         self.index = index
-        self.asgi = asgi
-        self.port = port or free_port()
         self.env = env
-        self.workdir = workdir
         self.proc: subprocess.Popen | None = None
-        self.log = workdir / f"daphne-{index}-{self.port}.log"
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        self.log = log
 
     @property
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def start(self, wait: bool = True) -> None:
-        assert not self.running, f"server {self.index} already running"
+    def _spawn(self, args: list[str]) -> None:
+        assert not self.running, f"{self!r} already running"
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 "--websocket_connect_timeout", "30", self.asgi],
-                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env)
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                         env=self.env)
+
+    def stop(self) -> None:
+        """SIGTERM, and SIGKILL if it has not gone within 20 s."""
+        if not self.running:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def kill(self) -> None:
+        """SIGKILL: no close frames, no cleanup, like a crashed machine."""
+        if self.running:
+            self.proc.kill()
+            self.proc.wait(15)
+
+    def tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.index})"
+
+
+class ServerProcess(_SiteProcess):
+    """One daphne process of the site on a fixed port."""
+
+    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None,
+                 asgi: str = "talu_site.asgi:application"):
+        self.port = port or free_port()
+        super().__init__(index, env, workdir / f"daphne-{index}-{self.port}.log")
+        self.asgi = asgi
+        self.workdir = workdir
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, wait: bool = True) -> None:
+        self._spawn([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                     "--websocket_connect_timeout", "30", self.asgi])
         if wait:
             self.wait_healthy()
 
@@ -230,71 +265,19 @@ class ServerProcess:
 
         _wait(ok, timeout, f"server {self.index} on port {self.port} to be healthy", 0.2)
 
-    def stop(self) -> None:
-        if not self.running:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(15)
 
-    def kill(self) -> None:
-        """SIGKILL: no close frames, no cleanup, like a crashed machine."""
-        if self.running:
-            self.proc.kill()
-            self.proc.wait(15)
-
-    def tail(self, chars: int = 4000) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
-
-
-# --- the worker -------------------------------------------------------------------------------
-
-
-class WorkerProcess:
+class WorkerProcess(_SiteProcess):
     """One ``manage.py play_worker`` process (play/worker/): archives finished games."""
 
     def __init__(self, index: int, env: dict[str, str], workdir: Path):
-        self.index = index
-        self.env = env
-        self.proc: subprocess.Popen | None = None
-        self.log = workdir / f"worker-{index}.log"
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+        super().__init__(index, env, workdir / f"worker-{index}.log")
 
     def start(self) -> None:
-        assert not self.running, f"worker {self.index} already running"
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "manage.py", "play_worker"],
-                                         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                         env=self.env)
+        self._spawn([sys.executable, "manage.py", "play_worker"])
         _wait(lambda: "started" in self.tail() or not self.running, START_TIMEOUT,
               f"worker {self.index} to start")
         if not self.running:
             raise RuntimeError(f"worker {self.index} exited:\n{self.tail()}")
-
-    def stop(self, kill: bool = False) -> None:
-        if not self.running:
-            return
-        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(15)
-
-    def tail(self, chars: int = 4000) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
 
 
 # --- the whole stack --------------------------------------------------------------------------

@@ -55,21 +55,29 @@ async def _resigned_game(cluster, names: tuple[str, str]) -> tuple[str, GameClie
     return seed.game, winner
 
 
+async def _archived_by_a_new_worker(cluster, index: int, client: GameClient) -> dict:
+    """Start a worker, wait until ``client`` hears its game archived, let the worker run some
+    more rounds (nothing may be archived twice), stop it; the archive's facts."""
+    worker = WorkerProcess(index, cluster.env(), cluster.workdir)
+    worker.start()
+    try:
+        await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
+        await asyncio.sleep(1.5)
+    finally:
+        worker.stop()
+    facts = _archive_facts(cluster, client.game)
+    assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
+    assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+    return facts
+
+
 async def test_a_game_ended_without_a_worker_is_archived_once_one_runs(cluster):
     game, client = await _resigned_game(cluster, ("ann", "ben"))
     try:
         assert client.meta["archived"] is False and client.meta["records"] == []
         facts = _archive_facts(cluster, game)
         assert facts["status"] == "live" and facts["outbox"] == [(False, 0)]
-        worker = WorkerProcess(90, cluster.env(), cluster.workdir)
-        worker.start()
-        try:
-            await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
-        finally:
-            worker.stop()
-        facts = _archive_facts(cluster, game)
-        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
-        assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+        facts = await _archived_by_a_new_worker(cluster, 90, client)
         assert facts["outbox"] == [(True, 1)]
     finally:
         await client.close()
@@ -91,16 +99,8 @@ async def test_a_worker_killed_mid_archive_leaves_it_to_the_next_once(cluster):
         facts = _archive_facts(cluster, game)
         assert facts["records"] == {"STGE": 1} and facts["rating_changes"] == 0
         assert facts["outbox"] == [(False, 1)]
-        worker = WorkerProcess(91, cluster.env(), cluster.workdir)
-        worker.start()  # the claim runs out after TALU_WORKER_LEASE, then it is taken again
-        try:
-            await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
-            await asyncio.sleep(1.5)  # more rounds: nothing archived twice
-        finally:
-            worker.stop()
-        facts = _archive_facts(cluster, game)
-        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
-        assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+        # The killed worker's claim runs out after TALU_WORKER_LEASE; then it is taken again.
+        facts = await _archived_by_a_new_worker(cluster, 91, client)
         assert facts["outbox"] == [(True, 2)]
     finally:
         if slow.poll() is None:

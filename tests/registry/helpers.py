@@ -47,12 +47,11 @@ def make_player(name: str, *, body: AffiliatedBody | None = None, stratum: int =
 def expected_ratings(games: list[ArchivedGame]) -> dict[int, int]:
     """The pure cascade's ratings (R30) of these games in order, from the players' seeds."""
     from registry.ledger import tally_from_json
-    from registry.scoring.cascade import GameRecord as CascadeGame
-    from registry.scoring.cascade import PlayerState, cascade
+    from registry.scoring.cascade import PlayerState, RatedGame, cascade
 
     seeds = {p.pk: PlayerState(p.pk, stratum=p.start_stratum, rating=p.start_rating)
              for p in Player.objects.all()}
-    recs = [CascadeGame.from_tally(g.pk, g.player_i_id, g.player_o_id, tally_from_json(g.tally),
+    recs = [RatedGame.from_tally(g.pk, g.player_i_id, g.player_o_id, tally_from_json(g.tally),
                                    g.scoring_model or None) for g in games]
     return {pk: s.rating for pk, s in cascade(recs, seeds).players.items()}
 

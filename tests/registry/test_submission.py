@@ -10,8 +10,7 @@ import pytest
 from registry.ledger import tally_from_json
 from registry.models import ArchivedGame, AuditEntry, GameRecord, RatingChange
 from registry.records.yamlio import load_yaml
-from registry.scoring.cascade import GameRecord as CascadeGame
-from registry.scoring.cascade import cascade
+from registry.scoring.cascade import RatedGame, cascade
 from registry.submission import submit_game
 from tests.registry.helpers import I_WINS, T0, example, records
 
@@ -37,7 +36,7 @@ def test_accepted_game_is_rated_like_the_scoring_core(body, body_keys, otb_playe
     pi, po = otb_players
     stge, stses = records(body_keys.signer(), otb_players, I_WINS)
     game = submit_game(body, stge, stses)
-    expected = cascade([CascadeGame.from_tally("g", "I", "O",
+    expected = cascade([RatedGame.from_tally("g", "I", "O",
                                                tally_from_json(example(I_WINS)[2]))])
     changes = {rc.side: rc for rc in RatingChange.objects.filter(game=game)}
     for side, player in (("I", pi), ("O", po)):

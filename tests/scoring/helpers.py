@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from registry.scoring.cascade import GameRecord, PlayerState
+from registry.scoring.cascade import PlayerState, RatedGame
 from registry.scoring.categories import CategoryCounts, S3Points
 from registry.scoring.figures import GameFigures, figures_from_counts
 from registry.scoring.tally import Tally, empty_codes
@@ -60,7 +60,7 @@ def win_for(side: str, points: int) -> GameFigures:
 
 
 def record(game_id: str, i: str, o: str, figures: GameFigures, model: str | None = None):
-    return GameRecord(game_id, i, o, figures, model)
+    return RatedGame(game_id, i, o, figures, model)
 
 
 def seeded(player_id: str, **fields) -> PlayerState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.scoring.cascade import GameRecord, PlayerState, annul, apply_game, cascade, correct
+from registry.scoring.cascade import PlayerState, RatedGame, annul, apply_game, cascade, correct
 from registry.scoring.figures import figures_from_tally
 from registry.scoring.sx import score_game
 
@@ -54,7 +54,7 @@ def test_cascade_matches_direct_scoring_of_the_tally():
     tally = make_tally({"A.c": 1, "G.b": 1}, {"B.a": 2, "G.b": 1}, captures=(1, 0), rounds=44)
     seed = {"A": PlayerState("A", stratum=2, rating=800),
             "B": PlayerState("B", stratum=3, rating=1100)}  # fmt: skip
-    change = cascade([GameRecord.from_tally("g", "A", "B", tally)], seed).changes[0]
+    change = cascade([RatedGame.from_tally("g", "A", "B", tally)], seed).changes[0]
     direct = score_game(tally, {"I": "S2", "O": "S3"}, {"I": 800, "O": 1100})
     for side in "IO":
         assert change[side].new == direct[side].new
@@ -88,6 +88,6 @@ def test_apply_game_is_the_step_of_the_cascade():
 
 def test_records_reject_nonsense():
     with pytest.raises(ValueError):
-        GameRecord("g", "A", "A", CLEAN_WIN_I)
+        RatedGame("g", "A", "A", CLEAN_WIN_I)
     with pytest.raises(ValueError):
-        GameRecord("g", "A", "B", CLEAN_WIN_I, model="S9")
+        RatedGame("g", "A", "B", CLEAN_WIN_I, model="S9")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.scoring.cascade import GameRecord, PlayerState, cascade
+from registry.scoring.cascade import PlayerState, RatedGame, cascade
 from registry.scoring.sx import score_game
 from registry.scoring.tally import CODES, Tally
 
@@ -87,7 +87,7 @@ def test_example_score_through_the_cascade(example, entry):
         f"P{side}": PlayerState(f"P{side}", stratum=int(models[side][1]), rating=ratings[side])
         for side in "IO"
     }
-    record = GameRecord.from_tally("g", "PI", "PO", tally_of(example))
+    record = RatedGame.from_tally("g", "PI", "PO", tally_of(example))
     change = cascade([record], seed).changes[0]
     for side in "IO":
         got = change[side]
