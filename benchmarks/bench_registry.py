@@ -228,13 +228,13 @@ def time_recomputes(name: str, reps: int) -> dict[str, object]:
     from registry import figcache
     from registry.ledger import GAME_COLUMNS, RATED_Q, recompute_all
     from registry.models import ArchivedGame, Player
-    from registry.scoring.cascade import GameRecord, PlayerState, cascade
+    from registry.scoring.cascade import PlayerState, RatedGame, cascade
 
     use(name)
     out: dict[str, object] = {}
     load_s, rows = timed(lambda: list(ArchivedGame.objects.filter(RATED_Q)
                                       .order_by("played_at", "id").values_list(*GAME_COLUMNS)))
-    records = [GameRecord(pk, pi, po, figcache.from_json(f), m or None)
+    records = [RatedGame(pk, pi, po, figcache.from_json(f), m or None)
                for pk, pi, po, m, f, _ in rows]
     seeds = {pk: PlayerState(pk, stratum=s, rating=r) for pk, s, r in
              Player.objects.values_list("pk", "start_stratum", "start_rating")}

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from registry.scoring.cascade import GameRecord, PlayerState, cascade
+from registry.scoring.cascade import PlayerState, RatedGame, cascade
 from registry.scoring.figures import figures_from_tally
 from registry.scoring.sx import score_game
 from registry.scoring.tally import CODES, Tally, empty_codes
@@ -106,7 +106,7 @@ def bench_cascade(rng: random.Random, n_games: int, n_players: int, pool: int, r
     for k in range(n_games):
         i, o = rng.sample(players, 2)
         model = "S3" if k % 10 == 0 else None  # some events fix S3 (R25)
-        records.append(GameRecord(f"g{k}", i, o, rng.choice(figures), model))
+        records.append(RatedGame(f"g{k}", i, o, rng.choice(figures), model))
 
     times = []
     result = None

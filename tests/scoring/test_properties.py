@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from registry.scoring.cascade import GameRecord, PlayerState, cascade
+from registry.scoring.cascade import PlayerState, RatedGame, cascade
 from registry.scoring.rounding import round_half_up
 from registry.scoring.s2 import score_s2
 from registry.scoring.s3 import adjusted_performance, npc_power, score_s3
@@ -172,7 +172,7 @@ def reference_walk(games, seed):
 @given(game_lists(), st.integers(0, 40))
 def test_cascade_over_a_list_equals_the_step_by_step_updates(data, split):
     games, seed = data
-    records = [GameRecord.from_tally(g, i, o, t, m) for g, i, o, t, m in games]
+    records = [RatedGame.from_tally(g, i, o, t, m) for g, i, o, t, m in games]
     whole = cascade(records, seed)
 
     news, state = reference_walk(games, seed)
