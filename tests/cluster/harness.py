@@ -15,6 +15,11 @@ Users, a game and session cookies are made by ``tests.cluster.seed`` in a subpro
 same environment, so this module never configures Django in the calling process (a pytest
 session may already have Django set up on SQLite for tests/site).
 
+Every process of the site (``migrate``, the seed, daphne) runs the code of one source tree,
+``root`` (by default this checkout), with ``python`` (by default this interpreter; for another
+tree, that tree's ``.venv/bin/python`` when it has one, see ``tree_python``): so a benchmark can
+start the same stack from two versions of the server side by side (benchmarks/bench_endings.py).
+
 Use::
 
     with Cluster(servers=2) as cl:
@@ -55,6 +60,15 @@ START_TIMEOUT = float(os.environ.get("TALU_CLUSTER_START_TIMEOUT", "60"))
 
 class ClusterUnavailable(RuntimeError):
     """PostgreSQL or the redis-server binary is missing: the stack cannot be started."""
+
+
+def tree_python(root: str | Path) -> str:
+    """The interpreter that runs a source tree's code: its own ``.venv/bin/python`` when it
+    has one (the dependencies that tree was installed with), else this one. ``PYTHONPATH`` and
+    the working directory (``Cluster.env``, the commands below) make the tree's own modules win
+    over an editable install of another tree in that interpreter."""
+    venv = Path(root) / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
 
 
 def free_port() -> int:
@@ -175,11 +189,14 @@ class RedisServer:
 class ServerProcess:
     """One daphne process of the site on a fixed port."""
 
-    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None):
+    def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None,
+                 root: Path = ROOT, python: str = sys.executable):
         self.index = index
         self.port = port or free_port()
         self.env = env
         self.workdir = workdir
+        self.root = root
+        self.python = python
         self.proc: subprocess.Popen | None = None
         self.log = workdir / f"daphne-{index}-{self.port}.log"
 
@@ -195,9 +212,9 @@ class ServerProcess:
         assert not self.running, f"server {self.index} already running"
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                [self.python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
                  "--websocket_connect_timeout", "30", "talu_site.asgi:application"],
-                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env)
+                stdout=log, stderr=subprocess.STDOUT, cwd=self.root, env=self.env)
         if wait:
             self.wait_healthy()
 
@@ -260,11 +277,18 @@ class Seed:
 
 
 class Cluster:
-    """PostgreSQL database + private Redis + N daphne processes (a context manager)."""
+    """PostgreSQL database + private Redis + N daphne processes (a context manager).
+
+    ``root``: the source tree whose code every process runs (default: this checkout);
+    ``python``: its interpreter (default: ``tree_python(root)`` for another tree, this
+    interpreter for this checkout)."""
 
     def __init__(self, servers: int = 2, env: dict[str, str] | None = None,
-                 workdir: str | Path | None = None):
+                 workdir: str | Path | None = None, root: str | Path | None = None,
+                 python: str | None = None):
         self.n = servers
+        self.root = Path(root).resolve() if root is not None else ROOT
+        self.python = python or (tree_python(self.root) if root is not None else sys.executable)
         self._own_workdir = workdir is None
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="talu-cluster-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -294,7 +318,7 @@ class Cluster:
             "TALU_CHANNEL_PREFIX": f"talu-cluster-{os.getpid()}",
             "TALU_WS_HEARTBEAT": "1",
             "LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.root),
             "PYTHONUNBUFFERED": "1",
         })
         env.update(self.extra_env)
@@ -309,7 +333,8 @@ class Cluster:
         self._db_created = True
         self._env = self.env()
         self.manage("migrate", "--noinput", "-v", "0")
-        self.servers = [ServerProcess(i, self._env, self.workdir) for i in range(self.n)]
+        self.servers = [ServerProcess(i, self._env, self.workdir, root=self.root,
+                                      python=self.python) for i in range(self.n)]
         for s in self.servers:
             s.start(wait=False)
         for s in self.servers:
@@ -342,7 +367,7 @@ class Cluster:
     # --- helpers ------------------------------------------------------------------------------
 
     def manage(self, *args: str, timeout: float = 300) -> str:
-        proc = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self._env,
+        proc = subprocess.run([self.python, "manage.py", *args], cwd=self.root, env=self._env,
                               capture_output=True, text=True, timeout=timeout)
         if proc.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
@@ -357,7 +382,7 @@ class Cluster:
             args += ["--spectators", *spectators]
         if not rated:
             args.append("--unrated")
-        proc = subprocess.run([sys.executable, "-m", "tests.cluster.seed", *args], cwd=ROOT,
+        proc = subprocess.run([self.python, "-m", "tests.cluster.seed", *args], cwd=self.root,
                               env=self._env, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"seeding failed:\n{proc.stdout}{proc.stderr}")
