@@ -1076,7 +1076,7 @@ def main(argv: list[str] | None = None) -> int:
                               for k, v in vars(args).items() if k != "trees"},
                    "trees": {lb: str(t) for lb, t in zip(labels, trees, strict=True)},
                    "pooled": dict(columns), "rounds": rounds}
-        args.json.write_text(json.dumps(results, indent=1))
+        args.json.write_text(json.dumps(results, indent=1, default=str))
     return 0
 
 
