@@ -250,6 +250,7 @@ def compare(columns: list[tuple[str, dict[str, Any]]]) -> str:
         ("resignation to records p99, ms", "resign_records.p99_ms", "ms"),
         ("records missing", "records_missing", "n"),
         ("server CPU per step, ms (daphne + workers)", "cpu_ms_per_step", "ms"),
+        ("load generator CPU per step, ms", "client_cpu_ms_per_step", "ms"),
         ("tracebacks in server logs", "tracebacks", "n"),
     ]
 
@@ -324,6 +325,8 @@ def pool(rounds: list[dict[str, Any]]) -> dict[str, Any]:
         "resign_records": spread([e["records"] - e["sent"] for e in with_records]),
         "records_missing": len(acked) - len(with_records),
         "cpu_ms_per_step": (1000 * sum(r["cpu_s"] for r in rounds) / steps) if steps else None,
+        "client_cpu_ms_per_step": ((1000 * sum(r["client_cpu_s"] for r in rounds) / steps)
+                                   if steps else None),
         "tracebacks": sum(r["tracebacks"] for r in rounds),
         "games_made_during": sum(r["games_made_during"] for r in rounds),
     }
@@ -804,9 +807,9 @@ async def run_load(specs: list[GameSpec], games: Games, bases: list[str], args: 
              for s in slots]
     sched = asyncio.create_task(schedule_endings(slots, times, random.Random(rng.random())))
     await asyncio.sleep(max(0.0, run.lo - time.perf_counter()))
-    cpu0 = cpu_seconds(pids)
+    cpu0, client0 = cpu_seconds(pids), time.process_time()
     await asyncio.sleep(max(0.0, run.hi - time.perf_counter()))
-    cpu = cpu_seconds(pids) - cpu0
+    cpu, client_cpu = cpu_seconds(pids) - cpu0, time.process_time() - client0
     outcomes = await asyncio.gather(*tasks, sched, return_exceptions=True)
     failed = [x for x in outcomes if isinstance(x, BaseException)]
     if failed:  # a bug of the client, not a measurement: say so, loudly
@@ -830,7 +833,7 @@ async def run_load(specs: list[GameSpec], games: Games, bases: list[str], args: 
     return {
         "offered": args.rate, "window_s": window_s, "done": run.done, "sent": run.sent,
         "late": run.late, "rejected": dict(run.rejected), "errors": dict(run.errors),
-        "cpu_s": cpu,
+        "cpu_s": cpu, "client_cpu_s": client_cpu, "load": os.getloadavg(),
         "samples": {"ack": [x for _, x in run.ack], "recv": [x for _, x in run.recv],
                     "during": during, "outside": outside},
         "endings": endings, "games_made_during": games.made_during,
@@ -952,7 +955,8 @@ def round_line(res: dict[str, Any]) -> str:
             f"endings {len(resigned)} resigned + {len(ends) - len(resigned)} other  "
             f"resign->ack p99 {f(ra['p99_ms'])} ms  resign->records p99 {f(rr['p99_ms'])} ms  "
             f"late {res['late']}  rejected {res['rejected']}  errors {res['errors']}  "
-            f"tracebacks {res['tracebacks']}")
+            f"tracebacks {res['tracebacks']}  server CPU {res['cpu_s']:.1f} s, load generator "
+            f"{res['client_cpu_s']:.1f} s in the window; load average {res['load'][0]:.1f}")
 
 
 def machine() -> dict[str, Any]:

@@ -92,7 +92,8 @@ def test_pooled_rounds_and_the_ratio(bench):
     def round_(rt: float, resign_ack: float, records: float) -> dict:
         return {
             "offered": 200.0, "window_s": 10.0, "done": 1000, "sent": 1000, "late": 1,
-            "rejected": {"stale": 1}, "errors": {}, "cpu_s": 2.0, "tracebacks": 0,
+            "rejected": {"stale": 1}, "errors": {}, "cpu_s": 2.0, "client_cpu_s": 0.5,
+            "tracebacks": 0,
             "games_made_during": 0,
             "samples": {"ack": [rt] * 99 + [rt * 10], "recv": [rt] * 100,
                         "during": [rt * 10], "outside": [rt] * 199},
