@@ -480,12 +480,13 @@ class _Event(msgspec.Struct):
 
 class _Frame(msgspec.Struct):
     """What the client reads of a frame on a game socket: the state and the game's metadata
-    stay raw JSON until needed (the client shares the two cores with the servers)."""
+    stay raw JSON until needed (the client shares the two cores with the servers). Lenient
+    where a message of another type (the redesign's ``game``, say) might differ."""
 
     type: str
-    from_version: int = -1
-    version: int = -1
-    events: list[_Event] = []
+    from_version: int | None = -1
+    version: int | None = -1
+    events: list[_Event] | None = None
     state: msgspec.Raw = msgspec.Raw(b"null")
     game: msgspec.Raw = msgspec.Raw(b"null")
     ack: dict[str, Any] | None = None
@@ -603,14 +604,20 @@ class GameConn:
         try:
             async for raw in ws:
                 t = time.perf_counter()
-                frame = _decode_frame(raw)
+                try:
+                    frame = _decode_frame(raw)
+                except msgspec.ValidationError:  # not a shape we know: records only
+                    run.errors["unexpected_message"] += 1
+                    msg = orjson.loads(raw)
+                    game = msg.get("game") if isinstance(msg, dict) else None
+                    frame = _Frame(type="?", game=msgspec.Raw(orjson.dumps(game)))
                 if self.records_at is None and has_records(frame.game):
                     self.records_at = t
                     if self.ending is not None:
                         self.ending.records = t
                     self.records_seen.set()
-                if frame.type == "update":
-                    for ev in frame.events:
+                if frame.type == "update" and frame.version is not None:
+                    for ev in frame.events or ():
                         sent = self.sent_at.get(ev.version)
                         if sent and sent[1] != k and run.counts(sent[0]) and self.ending is None:
                             run.recv.append((sent[0], t - sent[0]))
@@ -624,7 +631,7 @@ class GameConn:
                     if frame.ack is not None:
                         self.acked(frame.ack, t)
                     continue
-                if frame.type == "game":  # the new design's late metadata (records)
+                if frame.type in ("game", "?"):  # the new design's late metadata (records)
                     continue
                 msg = orjson.loads(raw)
                 kind = msg["type"]

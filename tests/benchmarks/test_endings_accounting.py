@@ -125,3 +125,16 @@ def test_pooled_rounds_and_the_ratio(bench):
     assert p50.endswith("| 4.0 | 2.0 | 0.50 |")
     ends = next(ln for ln in lines if ln.startswith("| endings in the window"))
     assert "| 4 + 2 | 2 + 1 |" in ends
+
+
+def test_records_are_seen_in_an_update_or_a_later_game_message(bench):
+    live = bench._decode_frame(b'{"type": "update", "version": 3, "events": [], '
+                               b'"game": {"status": "live", "records": []}}')
+    assert not bench.has_records(live.game)
+    final = bench._decode_frame(b'{"type": "update", "version": 4, "events": [], '
+                                b'"game": {"status": "finished", "records": []}}')
+    assert not bench.has_records(final.game)  # finished, records still to come (new design)
+    later = bench._decode_frame(b'{"type": "game", "game": {"status": "finished", '
+                                b'"records": [{"kind": "STSE", "session": 1}]}}')
+    assert later.type == "game" and bench.has_records(later.game)
+    assert not bench.has_records(bench._decode_frame(b'{"type": "pong"}').game)
