@@ -18,6 +18,12 @@ Users, a game and session cookies are made by ``tests.cluster.seed`` in a subpro
 same environment, so this module never configures Django in the calling process (a pytest
 session may already have Django set up on SQLite for tests/site).
 
+Every process of the site (``migrate``, the seed, daphne, the workers) runs the code of one
+source tree, ``root`` (by default this checkout), with ``python`` (by default this interpreter;
+for another tree, that tree's ``.venv/bin/python`` when it has one, see ``tree_python``): so a
+benchmark can start the same stack from two versions of the server side by side
+(benchmarks/bench_endings.py).
+
 Use::
 
     with Cluster(servers=2) as cl:
@@ -58,6 +64,15 @@ START_TIMEOUT = float(os.environ.get("TALU_CLUSTER_START_TIMEOUT", "60"))
 
 class ClusterUnavailable(RuntimeError):
     """PostgreSQL or the redis-server binary is missing: the stack cannot be started."""
+
+
+def tree_python(root: str | Path) -> str:
+    """The interpreter that runs a source tree's code: its own ``.venv/bin/python`` when it
+    has one (the dependencies that tree was installed with), else this one. ``PYTHONPATH`` and
+    the working directory (``Cluster.env``, the commands below) make the tree's own modules win
+    over an editable install of another tree in that interpreter."""
+    venv = Path(root) / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
 
 
 def free_port() -> int:
@@ -176,13 +191,17 @@ class RedisServer:
 
 
 class _SiteProcess:
-    """A process of the site (a daphne server or a worker) with its log in ``workdir``."""
+    """A process of the site (a daphne server or a worker) with its log in ``workdir``, run
+    from source tree ``root`` with interpreter ``python``."""
 
-    def __init__(self, index: int, env: dict[str, str], log: Path):
+    def __init__(self, index: int, env: dict[str, str], log: Path, root: Path = ROOT,
+                 python: str = sys.executable):
         self.index = index
         self.env = env
         self.proc: subprocess.Popen | None = None
         self.log = log
+        self.root = root
+        self.python = python
 
     @property
     def running(self) -> bool:
@@ -191,8 +210,8 @@ class _SiteProcess:
     def _spawn(self, args: list[str]) -> None:
         assert not self.running, f"{self!r} already running"
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                         env=self.env)
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
+                                         cwd=self.root, env=self.env)
 
     def stop(self) -> None:
         """SIGTERM, and SIGKILL if it has not gone within 20 s."""
@@ -225,9 +244,10 @@ class ServerProcess(_SiteProcess):
     """One daphne process of the site on a fixed port."""
 
     def __init__(self, index: int, env: dict[str, str], workdir: Path, port: int | None = None,
-                 asgi: str = "talu_site.asgi:application"):
+                 asgi: str = "talu_site.asgi:application", root: Path = ROOT,
+                 python: str = sys.executable):
         self.port = port or free_port()
-        super().__init__(index, env, workdir / f"daphne-{index}-{self.port}.log")
+        super().__init__(index, env, workdir / f"daphne-{index}-{self.port}.log", root, python)
         self.asgi = asgi
         self.workdir = workdir
 
@@ -236,7 +256,7 @@ class ServerProcess(_SiteProcess):
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, wait: bool = True) -> None:
-        self._spawn([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+        self._spawn([self.python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
                      "--websocket_connect_timeout", "30", self.asgi])
         if wait:
             self.wait_healthy()
@@ -269,11 +289,12 @@ class ServerProcess(_SiteProcess):
 class WorkerProcess(_SiteProcess):
     """One ``manage.py play_worker`` process (play/worker/): archives finished games."""
 
-    def __init__(self, index: int, env: dict[str, str], workdir: Path):
-        super().__init__(index, env, workdir / f"worker-{index}.log")
+    def __init__(self, index: int, env: dict[str, str], workdir: Path, root: Path = ROOT,
+                 python: str = sys.executable):
+        super().__init__(index, env, workdir / f"worker-{index}.log", root, python)
 
     def start(self) -> None:
-        self._spawn([sys.executable, "manage.py", "play_worker"])
+        self._spawn([self.python, "manage.py", "play_worker"])
         _wait(lambda: "started" in self.tail() or not self.running, START_TIMEOUT,
               f"worker {self.index} to start")
         if not self.running:
@@ -293,12 +314,17 @@ class Seed:
 
 class Cluster:
     """PostgreSQL database + private Redis + N daphne processes + M workers (a context
-    manager)."""
+    manager). ``root``: the source tree whose code every process runs (default: this
+    checkout); ``python``: its interpreter (default: ``tree_python(root)`` for another tree,
+    this interpreter for this checkout)."""
 
     def __init__(self, servers: int = 2, env: dict[str, str] | None = None,
                  workdir: str | Path | None = None, workers: int = 1,
-                 asgi: str = "talu_site.asgi:application"):
+                 asgi: str = "talu_site.asgi:application", root: str | Path | None = None,
+                 python: str | None = None):
         self.n = servers
+        self.root = Path(root).resolve() if root is not None else ROOT
+        self.python = python or (tree_python(self.root) if root is not None else sys.executable)
         self.n_workers = workers
         self.asgi = asgi
         self.workers: list[WorkerProcess] = []
@@ -331,7 +357,7 @@ class Cluster:
             "TALU_CHANNEL_PREFIX": f"talu-cluster-{os.getpid()}",
             "TALU_WS_HEARTBEAT": "1",
             "LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.root),
             "PYTHONUNBUFFERED": "1",
         })
         env.update(self.extra_env)
@@ -346,11 +372,13 @@ class Cluster:
         self._db_created = True
         self._env = self.env()
         self.manage("migrate", "--noinput", "-v", "0")
-        self.servers = [ServerProcess(i, self._env, self.workdir, asgi=self.asgi)
+        self.servers = [ServerProcess(i, self._env, self.workdir, asgi=self.asgi,
+                                      root=self.root, python=self.python)
                         for i in range(self.n)]
         for s in self.servers:
             s.start(wait=False)
-        self.workers = [WorkerProcess(i, self._env, self.workdir) for i in range(self.n_workers)]
+        self.workers = [WorkerProcess(i, self._env, self.workdir, self.root, self.python)
+                        for i in range(self.n_workers)]
         for w in self.workers:
             w.start()
         for s in self.servers:
@@ -383,7 +411,7 @@ class Cluster:
     # --- helpers ------------------------------------------------------------------------------
 
     def manage(self, *args: str, timeout: float = 300) -> str:
-        proc = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self._env,
+        proc = subprocess.run([self.python, "manage.py", *args], cwd=self.root, env=self._env,
                               capture_output=True, text=True, timeout=timeout)
         if proc.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
@@ -398,7 +426,7 @@ class Cluster:
             args += ["--spectators", *spectators]
         if not rated:
             args.append("--unrated")
-        proc = subprocess.run([sys.executable, "-m", "tests.cluster.seed", *args], cwd=ROOT,
+        proc = subprocess.run([self.python, "-m", "tests.cluster.seed", *args], cwd=self.root,
                               env=self._env, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"seeding failed:\n{proc.stdout}{proc.stderr}")
