@@ -127,7 +127,7 @@ def cases(name: str) -> list[tuple[str, str, dict]]:
     """The requests, with this database's typical and busiest player and deepest pages."""
     from django.db.models import Count
 
-    from registry.models import ArchivedGame, Player, RatingChange
+    from registry.models import Player, RatingChange, RegistryGame
 
     use(name)
     per_player = list(RatingChange.objects.values("player_id").annotate(n=Count("id"))
@@ -141,8 +141,8 @@ def cases(name: str) -> list[tuple[str, str, dict]]:
         n = Player.objects.filter(stratum=stratum, games__gt=0).count()
         return max(1, -(-n // 50))
 
-    middle = max(1, ArchivedGame.objects.count() // 100)
-    newest = ArchivedGame.objects.order_by("-played_at", "-id").values_list(
+    middle = max(1, RegistryGame.objects.count() // 100)
+    newest = RegistryGame.objects.order_by("-played_at", "-id").values_list(
         "game_id", flat=True).first()
     out = [
         ("/healthz (floor)", "/healthz", {}),
@@ -227,12 +227,12 @@ def time_recomputes(name: str, reps: int) -> dict[str, object]:
 
     from registry import figcache
     from registry.ledger import GAME_COLUMNS, RATED_Q, recompute_all
-    from registry.models import ArchivedGame, Player
+    from registry.models import Player, RegistryGame
     from registry.scoring.cascade import PlayerState, RatedGame, cascade
 
     use(name)
     out: dict[str, object] = {}
-    load_s, rows = timed(lambda: list(ArchivedGame.objects.filter(RATED_Q)
+    load_s, rows = timed(lambda: list(RegistryGame.objects.filter(RATED_Q)
                                       .order_by("played_at", "id").values_list(*GAME_COLUMNS)))
     records = [RatedGame(pk, pi, po, figcache.from_json(f), m or None)
                for pk, pi, po, m, f, _ in rows]
@@ -244,10 +244,10 @@ def time_recomputes(name: str, reps: int) -> dict[str, object]:
     nothing = [timed(recompute_all) for _ in range(reps)]
     out["nothing_s"] = [t for t, _ in nothing]
     out["nothing_rows"] = nothing[-1][1].rows_written
-    first = ArchivedGame.objects.filter(RATED_Q).order_by("played_at", "id").first()
+    first = RegistryGame.objects.filter(RATED_Q).order_by("played_at", "id").first()
     annul = []
-    for status in (ArchivedGame.ANNULLED, ArchivedGame.FINISHED):  # annul, then restore
-        ArchivedGame.objects.filter(pk=first.pk).update(status=status)
+    for status in (RegistryGame.ANNULLED, RegistryGame.FINISHED):  # annul, then restore
+        RegistryGame.objects.filter(pk=first.pk).update(status=status)
         annul.append(timed(recompute_all))
     everything = []
     for shift in (1, -1):  # every player's starting rating moved: every row changes

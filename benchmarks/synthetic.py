@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from registry.models import AffiliatedBody, ArchivedGame, Player
+from registry.models import AffiliatedBody, Player, RegistryGame
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
 
@@ -93,16 +93,16 @@ def populate(n_games: int = 100_000, n_players: int = 2_000, *, seed: int = 1,
                 b = rng.choices(members, cum_weights=cum)[0]
             variant, tally, figures = rng.choice(tallies)
             host = rng.choice(bodies)
-            games.append(ArchivedGame(
+            games.append(RegistryGame(
                 body=host, variant=variant, rated=True,
-                source=ArchivedGame.LIVE if host is bodies[0] else ArchivedGame.SUBMITTED,
-                status=ArchivedGame.FINISHED, player_i_id=a, player_o_id=b,
+                source=RegistryGame.SITE if host is bodies[0] else RegistryGame.SUBMITTED,
+                status=RegistryGame.FINISHED, player_i_id=a, player_o_id=b,
                 winner=tally["winner"], reason=tally["reason"], rounds=tally["rounds"],
                 tally=tally, figures=figures, played_at=t0 + timedelta(seconds=second)))
             if len(games) >= batch:
-                ArchivedGame.objects.bulk_create(games)
+                RegistryGame.objects.bulk_create(games)
                 games = []
-        ArchivedGame.objects.bulk_create(games)
+        RegistryGame.objects.bulk_create(games)
     return bodies[0]
 
 

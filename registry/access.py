@@ -4,10 +4,10 @@ are the registry's and the bodies')."""
 
 from __future__ import annotations
 
-from registry.models import AffiliatedBody, ArchivedGame
+from registry.models import AffiliatedBody, RegistryGame
 
 
-def can_manage(game: ArchivedGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
+def can_manage(game: RegistryGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
     if body is not None and body.pk == game.body_id:
         return True
     if user is None or not getattr(user, "is_authenticated", False):

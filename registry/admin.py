@@ -6,12 +6,12 @@ from django.contrib import admin
 
 from registry.models import (
     AffiliatedBody,
-    ArchivedGame,
     AuditEntry,
     BodyToken,
     GameRecord,
     Player,
     RatingChange,
+    RegistryGame,
     StratumRecord,
 )
 
@@ -50,7 +50,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(ArchivedGame)
+@admin.register(RegistryGame)
 class ArchivedGameAdmin(ReadOnlyAdmin):
     list_display = ("game_id", "body", "source", "status", "winner", "reason", "played_at")
     list_filter = ("status", "source", "variant")

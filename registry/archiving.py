@@ -30,7 +30,7 @@ from django.utils import timezone
 from play.models import Game
 from play.store import engines
 from registry import ledger, recordkeeping, services
-from registry.models import ArchivedGame, GameRecord
+from registry.models import GameRecord, RegistryGame
 from registry.scoring.tally import tally_game
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class _Records:
     stdgs: str
 
 
-def _build_records(archived: ArchivedGame, game: Game, engine: Any) -> _Records:
+def _build_records(archived: RegistryGame, game: Game, engine: Any) -> _Records:
     """The final records of the game's one sitting, sealed and signed (book 6.5.2, R31-R35)."""
     stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     game_entry = recordkeeping.read(stge.content)
@@ -61,25 +61,25 @@ def archive(game: Game) -> bool:
     """Archive finished ``game``; False when it was archived already (nothing done)."""
     if game.is_live:
         raise ValueError(f"game {game.uuid} is still in play")
-    archived = ArchivedGame.objects.filter(live=game).first()
+    archived = RegistryGame.objects.filter(live=game).first()
     if archived is None:  # a game started before the registry kept games
         with transaction.atomic():
             services.write_game_entry(game)
-        archived = ArchivedGame.objects.get(live=game)
-    if archived.status != ArchivedGame.PLAYING:
+        archived = RegistryGame.objects.get(live=game)
+    if archived.status != RegistryGame.PLAYING:
         return False
     engine = engines.replay(game).engine
     records = _build_records(archived, game, engine)
     tally = tally_game(engine)
     with transaction.atomic():
-        archived = ArchivedGame.objects.select_for_update().get(pk=archived.pk)
-        if archived.status != ArchivedGame.PLAYING:
+        archived = RegistryGame.objects.select_for_update().get(pk=archived.pk)
+        if archived.status != RegistryGame.PLAYING:
             return False  # another run got there first; its records stand
         GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=1,
                                   content=records.stse, hash=records.stse_hash)
         GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=records.stgn)
         GameRecord.objects.create(game=archived, kind=GameRecord.STDGS, content=records.stdgs)
-        archived.status = ArchivedGame.FINISHED
+        archived.status = RegistryGame.FINISHED
         archived.winner = game.winner
         archived.reason = game.reason
         archived.rounds = tally.rounds

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 
 from registry.ledger import Progress, Summary, hold_lock, recompute_all, recompute_from
-from registry.models import ArchivedGame, AuditEntry, GameRecord
+from registry.models import AuditEntry, GameRecord, RegistryGame
 from registry.submission import SubmissionRejected, archive_records, verify_sessions
 
 
@@ -23,32 +23,32 @@ class GameStateConflict(ValueError):
     passed off as a conflict."""
 
 
-def _audit(action: str, game: ArchivedGame | None, reason: str, before: dict, after: dict,
+def _audit(action: str, game: RegistryGame | None, reason: str, before: dict, after: dict,
            actor_user=None, actor_body=None) -> AuditEntry:
     return AuditEntry.objects.create(action=action, game=game, reason=reason, before=before,
                                      after=after, actor_user=actor_user, actor_body=actor_body)
 
 
-def _game_facts(game: ArchivedGame) -> dict[str, Any]:
+def _game_facts(game: RegistryGame) -> dict[str, Any]:
     return {"status": game.status, "winner": game.winner, "reason": game.reason,
             "rounds": game.rounds, "revision": game.revision,
             "played_at": game.played_at.isoformat() if game.played_at else None}
 
 
-def annul_game(game: ArchivedGame, *, reason: str, actor_user=None,
+def annul_game(game: RegistryGame, *, reason: str, actor_user=None,
                actor_body=None) -> Summary:
     """R30: the game is struck from the list; every rating from it on is recomputed."""
     if not reason or not reason.strip():
         raise ValueError("an annulment needs a reason")
     with transaction.atomic():
         hold_lock()
-        game = ArchivedGame.objects.select_for_update().get(pk=game.pk)
-        if game.status == ArchivedGame.ANNULLED:
+        game = RegistryGame.objects.select_for_update().get(pk=game.pk)
+        if game.status == RegistryGame.ANNULLED:
             raise GameStateConflict("this game is already annulled")
-        if game.status != ArchivedGame.FINISHED:
+        if game.status != RegistryGame.FINISHED:
             raise GameStateConflict("only a finished game can be annulled")
         before = _game_facts(game)
-        game.status = ArchivedGame.ANNULLED
+        game.status = RegistryGame.ANNULLED
         game.save(update_fields=["status", "updated"])
         summary = recompute_from(game)
         _audit(AuditEntry.ANNUL, game, reason, before,
@@ -56,7 +56,7 @@ def annul_game(game: ArchivedGame, *, reason: str, actor_user=None,
     return summary
 
 
-def correct_game(game: ArchivedGame, stse_texts: list[str], *, reason: str, actor_user=None,
+def correct_game(game: RegistryGame, stse_texts: list[str], *, reason: str, actor_user=None,
                  actor_body=None) -> Summary:
     """A corrected set of session entries for the same game entry (verified like a
     submission, against the key of the body that holds the game); the old records are kept,
@@ -65,8 +65,8 @@ def correct_game(game: ArchivedGame, stse_texts: list[str], *, reason: str, acto
         raise SubmissionRejected(["a correction needs a reason"])
     with transaction.atomic():
         hold_lock()
-        game = ArchivedGame.objects.select_for_update().select_related("body").get(pk=game.pk)
-        if game.status != ArchivedGame.FINISHED:
+        game = RegistryGame.objects.select_for_update().select_related("body").get(pk=game.pk)
+        if game.status != RegistryGame.FINISHED:
             raise SubmissionRejected([f"only a finished game can be corrected (this one is "
                                       f"{game.status})"])
         stge = game.records.filter(kind=GameRecord.STGE, superseded=False).first()

@@ -27,7 +27,7 @@ from django.db import transaction
 from tqdm import tqdm
 
 from registry import corrections, ledger
-from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player
+from registry.models import AffiliatedBody, GameRecord, Player, RegistryGame
 from registry.records import keys, yamlio
 from registry.records.errors import RecordError
 from registry.scoring import strata
@@ -52,7 +52,7 @@ def _bar(total: int | None, desc: str, progress: bool) -> tqdm:
 
 def recompute_ratings(*, progress: bool = True, actor_user=None) -> ledger.Summary:
     """R30: every rating recomputed from the stored tallies; only differing rows written."""
-    total = ArchivedGame.objects.filter(ledger.RATED_Q).count()
+    total = RegistryGame.objects.filter(ledger.RATED_Q).count()
     with _bar(total, "recompute", progress) as bar:
         return corrections.audited_recompute_all(bar.update, actor_user=actor_user)
 
@@ -72,7 +72,7 @@ def export_records(directory: str | os.PathLike[str], *, progress: bool = True) 
     root.mkdir(parents=True, exist_ok=True)
     if any(root.iterdir()):
         raise JobError(f"{root} is not empty: export into a new or empty directory")
-    games = (ArchivedGame.objects.select_related("body", "player_i", "player_o")
+    games = (RegistryGame.objects.select_related("body", "player_i", "player_o")
              .order_by("played_at", "id"))
     entries: list[dict[str, Any]] = []
     total = games.count()
@@ -188,7 +188,7 @@ def import_records(directory: str | os.PathLike[str], *, progress: bool = True) 
         for entry in sorted(games, key=lambda e: str(e.get("played_at", ""))):
             bar.update(1)
             gid = str(entry.get("game_id"))
-            if entry.get("status") != ArchivedGame.FINISHED:
+            if entry.get("status") != RegistryGame.FINISHED:
                 report.skipped[gid] = f"status {entry.get('status')} (only finished games)"
                 continue
             stge, stses, problems = _current_files(root, entry)

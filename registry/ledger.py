@@ -36,9 +36,9 @@ from django.utils import timezone
 
 from registry import bulk, figcache
 from registry.models import (
-    ArchivedGame,
     Player,
     RatingChange,
+    RegistryGame,
     StratumRecord,
 )
 from registry.scoring import s3
@@ -54,7 +54,7 @@ BATCH = 2000
 #: Progress callback: called with the number of games just handled (a tqdm's ``update``).
 Progress = Callable[[int], Any] | None
 
-RATED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
+RATED_Q = Q(status=RegistryGame.FINISHED, rated=True, winner__in=("I", "O"))
 
 
 @dataclass
@@ -76,7 +76,7 @@ class Summary:
 
 
 def tally_to_json(tally: Tally) -> dict[str, Any]:
-    """A tally as stored in ``ArchivedGame.tally`` (rebuilds the same ``Tally``)."""
+    """A tally as stored in ``RegistryGame.tally`` (rebuilds the same ``Tally``)."""
     return {"codes": {s: dict(tally.codes[s]) for s in ("I", "O")},
             "captures": dict(tally.captures), "rounds": tally.rounds,
             "winner": tally.winner, "reason": tally.reason}
@@ -185,7 +185,7 @@ def _stale_tallies(rows: list[tuple]) -> dict[int, dict[str, Any]]:
     pks = [r[0] for r in rows if not figcache.is_current(r[4])]
     out: dict[int, dict[str, Any]] = {}
     for i in range(0, len(pks), BATCH):
-        out.update(ArchivedGame.objects.filter(pk__in=pks[i:i + BATCH])
+        out.update(RegistryGame.objects.filter(pk__in=pks[i:i + BATCH])
                    .values_list("pk", "tally"))
     return out
 
@@ -207,7 +207,7 @@ def _cascade_game(row: tuple, tallies: dict[int, dict[str, Any]] | None = None,
 # --- rating one finished game -------------------------------------------------------------------
 
 
-def rate_finished_game(game: ArchivedGame) -> Summary:
+def rate_finished_game(game: RegistryGame) -> Summary:
     """Rate a game that has just finished (live) or been accepted (submission).
 
     Must run after ``game`` is saved with its final status, tally and ``played_at``.
@@ -216,7 +216,7 @@ def rate_finished_game(game: ArchivedGame) -> Summary:
         hold_lock()
         if not game.counts_for_rating:
             return Summary()
-        later = (ArchivedGame.objects.filter(RATED_Q)
+        later = (RegistryGame.objects.filter(RATED_Q)
                  .filter(Q(player_i__in=[game.player_i_id, game.player_o_id])
                          | Q(player_o__in=[game.player_i_id, game.player_o_id]))
                  .filter(_after_q(game.played_at, game.pk)).exists())
@@ -225,7 +225,7 @@ def rate_finished_game(game: ArchivedGame) -> Summary:
         return _append(game)
 
 
-def _append(game: ArchivedGame) -> Summary:
+def _append(game: RegistryGame) -> Summary:
     """The fast path: ``game`` is the newest game of both its players."""
     players = {p.pk: p for p in Player.objects.select_for_update()
                .filter(pk__in=[game.player_i_id, game.player_o_id])}
@@ -327,7 +327,7 @@ def _states_by_cascade(game_key: tuple[datetime, int],
     played_at, game_pk = game_key
     states: dict[int, PlayerState] = {}
     seeded: set[int] = set()
-    rows = (ArchivedGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
+    rows = (RegistryGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
             .exclude(pk=game_pk).order_by("played_at", "id")
             .values_list(*GAME_COLUMNS))
     rows = list(rows)
@@ -341,7 +341,7 @@ def _states_by_cascade(game_key: tuple[datetime, int],
     return {pk: s for pk, s in states.items() if pk in player_pks}
 
 
-def recompute_from(game: ArchivedGame | None, progress: Progress = None,
+def recompute_from(game: RegistryGame | None, progress: Progress = None,
                    *, start_key: tuple[datetime, int] | None = None) -> Summary:
     """R30: re-rate every rated game from ``game`` (inclusive) on, for every player.
 
@@ -351,7 +351,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
     with transaction.atomic():
         hold_lock()
         key = start_key or (None if game is None else (game.played_at, game.pk))
-        games = ArchivedGame.objects.filter(RATED_Q)
+        games = RegistryGame.objects.filter(RATED_Q)
         if key is not None:
             games = games.filter(_after_q(*key) | Q(played_at=key[0], pk=key[1]))
         rows = list(games.order_by("played_at", "id").values_list(*GAME_COLUMNS))
@@ -386,7 +386,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
                 progress(1000)
         if progress is not None:
             progress(len(rows) % 1000)
-        bulk.update_rows(ArchivedGame, stale, ("figures",))
+        bulk.update_rows(RegistryGame, stale, ("figures",))
         summary = _write_rows(existing_q, new_rows)
         summary.games_rerated = len(rows)
         _write_players(states, summary)
@@ -462,7 +462,7 @@ def fill_missing_tallies() -> int:
     from registry.scoring.tally import tally_game
 
     filled = 0
-    for game in ArchivedGame.objects.filter(status=ArchivedGame.FINISHED, tally={}):
+    for game in RegistryGame.objects.filter(status=RegistryGame.FINISHED, tally={}):
         try:
             tally = tally_game(read_stgn(game.stgn, variant=game.variant))
         except TaluError:

@@ -2,7 +2,7 @@
 their records and the rating changes they caused.
 
 Ratings are a cache of the pure cascade over the chronological list of rated games (R30): the
-truth is the ``ArchivedGame`` rows (their stored tallies) in ``(played_at, id)`` order. Every
+truth is the ``RegistryGame`` rows (their stored tallies) in ``(played_at, id)`` order. Every
 rated game writes one ``RatingChange`` per player with every intermediate figure, so a change
 can be explained and the list of them is the rating history. The ledger
 (``registry.ledger``) is the only writer of ratings: live games, submitted games, annulments
@@ -152,16 +152,20 @@ class Player(models.Model):
         return sub_stratum(self.stratum, self.rating)
 
 
-class ArchivedGame(models.Model):
-    """A game of the registry: a live site game or one submitted by a body (book 5.3.4).
+class RegistryGame(models.Model):
+    """A game of the registry: a game played on this site (still playing, or finished) or one
+    submitted by a body (book 5.3.4). Its ``source`` says where it was played (``site`` or
+    ``submitted``) and its ``status`` where it stands (``playing``, ``finished``, ``annulled``):
+    the two were once both ``"live"``, and the model ``ArchivedGame`` although it also holds games
+    still being played (issue 19, migration 0007).
 
     ``played_at`` (with ``id`` as tie-break) is the chronological key of R30. ``tally`` is the
     game's tally (R16-R19) as JSON, enough to rate it again without replaying notation.
     """
 
-    LIVE, SUBMITTED = "live", "submitted"
-    SOURCES = [(LIVE, LIVE), (SUBMITTED, SUBMITTED)]
-    PLAYING, FINISHED, ANNULLED = "live", "finished", "annulled"
+    SITE, SUBMITTED = "site", "submitted"
+    SOURCES = [(SITE, SITE), (SUBMITTED, SUBMITTED)]
+    PLAYING, FINISHED, ANNULLED = "playing", "finished", "annulled"
     STATUSES = [(PLAYING, PLAYING), (FINISHED, FINISHED), (ANNULLED, ANNULLED)]
 
     game_id = models.UUIDField(unique=True, default=uuid.uuid4)
@@ -172,7 +176,7 @@ class ArchivedGame(models.Model):
     rated = models.BooleanField(default=True)
     #: The event's fixed scoring model (book 6.4, R25); "" = each player's own stratum model.
     scoring_model = models.CharField(max_length=2, blank=True, default="")
-    source = models.CharField(max_length=10, choices=SOURCES, default=LIVE)
+    source = models.CharField(max_length=10, choices=SOURCES, default=SITE)
     status = models.CharField(max_length=10, choices=STATUSES, default=PLAYING)
     player_i = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_o = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -232,7 +236,7 @@ class StratumRecord(models.Model):
     rating_end = models.BigIntegerField()
     started = models.DateTimeField()
     ended = models.DateTimeField(null=True, blank=True)
-    promoted_by = models.ForeignKey(ArchivedGame, null=True, blank=True,
+    promoted_by = models.ForeignKey(RegistryGame, null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
@@ -245,7 +249,7 @@ class RatingChange(models.Model):
     """One player's rating change from one rated game, with the figures that explain it."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE,
+    game = models.ForeignKey(RegistryGame, on_delete=models.CASCADE,
                              related_name="rating_changes")
     side = models.CharField(max_length=1)
     model = models.CharField(max_length=2)  # S1 / S2 / S3
@@ -280,7 +284,7 @@ class GameRecord(models.Model):
     STGE, STSE, STDGS, STGN = "STGE", "STSE", "STDGS", "STGN"
     KINDS = [(k, k) for k in (STGE, STSE, STDGS, STGN)]
 
-    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE, related_name="records")
+    game = models.ForeignKey(RegistryGame, on_delete=models.CASCADE, related_name="records")
     kind = models.CharField(max_length=5, choices=KINDS)
     session = models.PositiveIntegerField(default=0)  # 0 for STGE / STDGS / STGN
     revision = models.PositiveIntegerField(default=0)
@@ -318,7 +322,7 @@ class AuditEntry(models.Model):
     actor_body = models.ForeignKey(AffiliatedBody, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
     action = models.CharField(max_length=10, choices=ACTIONS)
-    game = models.ForeignKey(ArchivedGame, null=True, blank=True, on_delete=models.SET_NULL,
+    game = models.ForeignKey(RegistryGame, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="audit")
     reason = models.TextField(blank=True)
     before = models.JSONField(default=dict, blank=True)

@@ -17,10 +17,10 @@ from django.urls import reverse
 from registry import recordkeeping
 from registry.models import (
     AffiliatedBody,
-    ArchivedGame,
     GameRecord,
     Player,
     RatingChange,
+    RegistryGame,
 )
 
 log = logging.getLogger(__name__)
@@ -63,10 +63,10 @@ def _players_block(game) -> dict[str, dict[str, str]]:
 def write_game_entry(game) -> GameRecord:
     """When a live game starts: its registry game (status live) and signed game entry."""
     body = site_body()
-    archived = ArchivedGame.objects.create(
+    archived = RegistryGame.objects.create(
         game_id=game.uuid, live=game, body=body, variant=game.variant, rated=game.rated,
-        scoring_model=body.scoring_model, source=ArchivedGame.LIVE,
-        status=ArchivedGame.PLAYING, player_i=player_of(game.player_i),
+        scoring_model=body.scoring_model, source=RegistryGame.SITE,
+        status=RegistryGame.PLAYING, player_i=player_of(game.player_i),
         player_o=player_of(game.player_o), played_at=game.created,
     )
     text, digest = recordkeeping.game_entry(

@@ -25,7 +25,7 @@ from typing import Any
 from django.db import transaction
 
 from registry.ledger import rate_finished_game, tally_to_json
-from registry.models import AffiliatedBody, ArchivedGame, AuditEntry, GameRecord, Player
+from registry.models import AffiliatedBody, AuditEntry, GameRecord, Player, RegistryGame
 from registry.records import keys, schema, yamlio
 from registry.records import slip as slips
 from registry.records.errors import RecordError
@@ -190,7 +190,7 @@ def verify_sessions(body: AffiliatedBody, stge_text: str, stse_texts: list[str])
     )
 
 
-def archive_records(game: ArchivedGame, checked: CheckedGame, *, revision: int = 0,
+def archive_records(game: RegistryGame, checked: CheckedGame, *, revision: int = 0,
                     include_entry: bool = True) -> None:
     """Store the verified records of ``game`` (STGE, each STSE, STDGS, STGN) at ``revision``."""
     recs = []
@@ -212,7 +212,7 @@ def archive_records(game: ArchivedGame, checked: CheckedGame, *, revision: int =
 
 
 def submit_game(body: AffiliatedBody, stge_text: str, stse_texts: list[str], *,
-                actor_user=None) -> ArchivedGame:
+                actor_user=None) -> RegistryGame:
     """Verify, archive and rate an over-the-board game of ``body`` (one transaction).
 
     Raises :class:`SubmissionRejected` listing every reason; then nothing is changed.
@@ -227,19 +227,19 @@ def submit_game(body: AffiliatedBody, stge_text: str, stse_texts: list[str], *,
                            "player (R26)")
     if checked.players["I"] == checked.players["O"]:
         reasons.append("game entry: players: the same player cannot play both sides")
-    if ArchivedGame.objects.filter(game_id=checked.game_id).exists():
+    if RegistryGame.objects.filter(game_id=checked.game_id).exists():
         reasons.append(f"game entry: game.id: game {checked.game_id} is already in the "
                        "registry")
     if reasons:
         raise SubmissionRejected(reasons)
     with transaction.atomic():
-        if ArchivedGame.objects.select_for_update().filter(game_id=checked.game_id).exists():
+        if RegistryGame.objects.select_for_update().filter(game_id=checked.game_id).exists():
             raise SubmissionRejected([f"game entry: game.id: game {checked.game_id} is already "
                                       "in the registry"])
-        game = ArchivedGame.objects.create(
+        game = RegistryGame.objects.create(
             game_id=checked.game_id, body=body, variant=checked.variant, rated=True,
-            scoring_model=body.scoring_model, source=ArchivedGame.SUBMITTED,
-            status=ArchivedGame.FINISHED, player_i=found[checked.players["I"]],
+            scoring_model=body.scoring_model, source=RegistryGame.SUBMITTED,
+            status=RegistryGame.FINISHED, player_i=found[checked.players["I"]],
             player_o=found[checked.players["O"]], winner=checked.winner,
             reason=checked.reason, rounds=checked.rounds, tally=checked.tally,
             stgn=checked.stgn, played_at=checked.played_at,

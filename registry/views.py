@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from registry.forms import AnpcForm, SignupForm
-from registry.models import ArchivedGame, GameRecord, Player
+from registry.models import GameRecord, Player, RegistryGame
 from registry.profiles import profile_of
 from registry.scoring.strata import STRATA
 from registry.services import player_of
@@ -85,8 +85,8 @@ def profile(request, player_id: str):
     changes = list(player.rating_changes.select_related("game")
                    .defer(*(f"game__{f}" for f in HEAVY_GAME_FIELDS))
                    .order_by("-played_at", "-game_id")[:RECENT])
-    games = list(ArchivedGame.objects.filter(Q(player_i=player) | Q(player_o=player))
-                 .exclude(status=ArchivedGame.PLAYING)
+    games = list(RegistryGame.objects.filter(Q(player_i=player) | Q(player_o=player))
+                 .exclude(status=RegistryGame.PLAYING)
                  .select_related("player_i__user", "player_o__user", "body")
                  .defer(*HEAVY_GAME_FIELDS)
                  .order_by("-played_at", "-id")[:RECENT])

@@ -14,10 +14,10 @@ from play.games.talu import VARIANTS
 from registry import submission
 from registry.models import (
     AffiliatedBody,
-    ArchivedGame,
     GameRecord,
     Player,
     RatingChange,
+    RegistryGame,
     StratumRecord,
 )
 from registry.profiles import profile_of
@@ -209,7 +209,7 @@ class GameSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
 
     class Meta:
-        model = ArchivedGame
+        model = RegistryGame
         fields = ["game_id", "variant", "rated", "source", "status", "body", "player_i",
                   "player_o", "winner", "reason", "rounds", "played_at", "revision", "url"]
 
@@ -265,9 +265,9 @@ class GameFilterSerializer(serializers.Serializer):
 
     player = serializers.CharField(required=False, help_text="A player id (either side).")
     status = serializers.ChoiceField(required=False,
-                                     choices=[s for s, _ in ArchivedGame.STATUSES])
+                                     choices=[s for s, _ in RegistryGame.STATUSES])
     variant = serializers.ChoiceField(required=False, choices=sorted(VARIANTS))
-    source = serializers.ChoiceField(required=False, choices=[s for s, _ in ArchivedGame.SOURCES])
+    source = serializers.ChoiceField(required=False, choices=[s for s, _ in RegistryGame.SOURCES])
     body = serializers.CharField(required=False, help_text="A body's registrar id.")
     rated = serializers.BooleanField(required=False)
 

@@ -31,7 +31,7 @@ from registry.api.pagination import DeferredJoinPagination
 from registry.api.permissions import BodyTokenOnly, CanManageGame, is_writer
 from registry.api.schema import ErrorSerializer
 from registry.corrections import GameStateConflict, annul_game, correct_game
-from registry.models import AffiliatedBody, ArchivedGame, GameRecord, Player, RatingChange
+from registry.models import AffiliatedBody, GameRecord, Player, RatingChange, RegistryGame
 from registry.submission import SubmissionRejected, submit_game
 
 REJECTED = OpenApiResponse(ErrorSerializer, description=(
@@ -216,7 +216,7 @@ class Leaderboard(generics.ListAPIView):
 # --- games --------------------------------------------------------------------------------------
 
 def _game_detail_queryset():
-    return (ArchivedGame.objects.select_related("body", "player_i__user", "player_o__user")
+    return (RegistryGame.objects.select_related("body", "player_i__user", "player_o__user")
             .prefetch_related(
                 Prefetch("rating_changes",
                          queryset=RatingChange.objects.select_related("game", "player")
@@ -249,7 +249,7 @@ class GameList(generics.ListCreateAPIView):
         f = s.GameFilterSerializer(data=self.request.query_params.dict())
         f.is_valid(raise_exception=True)
         args = f.validated_data
-        qs = ArchivedGame.objects.select_related("body", "player_i__user", "player_o__user")
+        qs = RegistryGame.objects.select_related("body", "player_i__user", "player_o__user")
         if pid := args.get("player"):
             # By primary key, so each side's (player, played_at) index serves the OR; a join
             # on player_id made the database scan every game.
@@ -358,8 +358,8 @@ class GameCorrect(_GameChange):
 
 # --- records ------------------------------------------------------------------------------------
 
-def _game_or_404(game_id) -> ArchivedGame:
-    game = ArchivedGame.objects.filter(game_id=game_id).only("id", "game_id").first()
+def _game_or_404(game_id) -> RegistryGame:
+    game = RegistryGame.objects.filter(game_id=game_id).only("id", "game_id").first()
     if game is None:
         raise Http404("No such game.")
     return game

@@ -30,11 +30,11 @@ def seed_games(body, players, n: int, *, start: datetime | None = None,
                records: bool = False) -> list:
     """``n`` finished games between ``players`` (alternating sides), one minute apart, written
     straight to the database (no scoring): data for read endpoints, not for ratings."""
-    from registry.models import ArchivedGame, GameRecord
+    from registry.models import GameRecord, RegistryGame
 
     start = start or datetime(2025, 1, 1, tzinfo=UTC)
-    games = ArchivedGame.objects.bulk_create([
-        ArchivedGame(
+    games = RegistryGame.objects.bulk_create([
+        RegistryGame(
             body=body, variant="standard", rated=True, source="submitted", status="finished",
             player_i=players[k % 2], player_o=players[(k + 1) % 2], winner="I",
             reason="invasion", rounds=26, tally={"I": {"points": 3}}, stgn=STGN_TEXT,
@@ -52,8 +52,8 @@ def seed_games(body, players, n: int, *, start: datetime | None = None,
 def registry_state() -> tuple:
     """Everything a write could change: rows of games, records, rating changes, audit, and
     every player's rating and counts (compare before and after a refused request)."""
-    from registry.models import ArchivedGame, AuditEntry, GameRecord, Player, RatingChange
+    from registry.models import AuditEntry, GameRecord, Player, RatingChange, RegistryGame
 
-    return (ArchivedGame.objects.count(), GameRecord.objects.count(),
+    return (RegistryGame.objects.count(), GameRecord.objects.count(),
             RatingChange.objects.count(), AuditEntry.objects.count(),
             sorted(Player.objects.values_list("pk", "rating", "games", "stratum")))

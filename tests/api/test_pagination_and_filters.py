@@ -48,7 +48,7 @@ def test_filter_games(client, games, pair, body_b):
     assert client.get("/api/v1/games/", {"status": "finished", "body": helpers.BODY_B}
                       ).json()["count"] == 2
     assert client.get("/api/v1/games/", {"variant": "dynamic"}).json()["count"] == 0
-    assert client.get("/api/v1/games/", {"source": "live"}).json()["count"] == 0
+    assert client.get("/api/v1/games/", {"source": "site"}).json()["count"] == 0
 
 
 @pytest.mark.parametrize("params, field", [

@@ -30,12 +30,12 @@ def _archive_facts(cluster, game: str) -> dict:
     registry game's status, and its outbox row."""
     with psycopg.connect(cluster.database.url) as conn:
         kinds = dict(conn.execute(
-            "SELECT r.kind, count(*) FROM registry_gamerecord r JOIN registry_archivedgame a "
+            "SELECT r.kind, count(*) FROM registry_gamerecord r JOIN registry_registrygame a "
             "ON r.game_id = a.id WHERE a.game_id = %s GROUP BY r.kind", [game]).fetchall())
         changes = conn.execute(
-            "SELECT count(*) FROM registry_ratingchange c JOIN registry_archivedgame a "
+            "SELECT count(*) FROM registry_ratingchange c JOIN registry_registrygame a "
             "ON c.game_id = a.id WHERE a.game_id = %s", [game]).fetchone()[0]
-        status = conn.execute("SELECT status FROM registry_archivedgame WHERE game_id = %s",
+        status = conn.execute("SELECT status FROM registry_registrygame WHERE game_id = %s",
                               [game]).fetchone()[0]
         outbox = conn.execute(
             "SELECT o.done IS NOT NULL, o.attempts FROM play_outbox o JOIN play_game g "
@@ -76,7 +76,7 @@ async def test_a_game_ended_without_a_worker_is_archived_once_one_runs(cluster):
     try:
         assert client.meta["archived"] is False and client.meta["records"] == []
         facts = _archive_facts(cluster, game)
-        assert facts["status"] == "live" and facts["outbox"] == [(False, 0)]
+        assert facts["status"] == "playing" and facts["outbox"] == [(False, 0)]
         facts = await _archived_by_a_new_worker(cluster, 90, client)
         assert facts["outbox"] == [(True, 1)]
     finally:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from play.games.talu import read_stgn
 from registry.ledger import rate_finished_game, tally_to_json
-from registry.models import AffiliatedBody, ArchivedGame, Player
+from registry.models import AffiliatedBody, Player, RegistryGame
 from registry.records import builders
 from registry.records.signing import Signer
 from registry.records.yamlio import dump_yaml, load_yaml
@@ -44,7 +44,7 @@ def make_player(name: str, *, body: AffiliatedBody | None = None, stratum: int =
                                  start_stratum=stratum, start_rating=rating, **fields)
 
 
-def expected_ratings(games: list[ArchivedGame]) -> dict[int, int]:
+def expected_ratings(games: list[RegistryGame]) -> dict[int, int]:
     """The pure cascade's ratings (R30) of these games in order, from the players' seeds."""
     from registry.ledger import tally_from_json
     from registry.scoring.cascade import PlayerState, RatedGame, cascade
@@ -89,13 +89,13 @@ def sessions_for(entry: dict | str, signer: Signer | None, name: str = I_WINS, *
 
 
 def add_game(body: AffiliatedBody, pi: Player, po: Player, name: str = I_WINS, *,
-             at: datetime = T0, model: str = "", rate: bool = True) -> ArchivedGame:
+             at: datetime = T0, model: str = "", rate: bool = True) -> RegistryGame:
     """A finished game straight into the archive (no records), rated by the ledger."""
     variant, _, tally = example(name)
     winner = tally["winner"] or "-"
-    game = ArchivedGame.objects.create(
+    game = RegistryGame.objects.create(
         body=body, variant=variant, rated=True, scoring_model=model,
-        source=ArchivedGame.SUBMITTED, status=ArchivedGame.FINISHED, player_i=pi,
+        source=RegistryGame.SUBMITTED, status=RegistryGame.FINISHED, player_i=pi,
         player_o=po, winner=winner, reason=tally["reason"] or "", rounds=tally["rounds"],
         tally=tally, played_at=at)
     if rate:

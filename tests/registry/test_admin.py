@@ -13,10 +13,10 @@ pytestmark = pytest.mark.django_db
 
 def test_admin_pages(admin_client, body, otb_players):
     game = add_game(body, *otb_players)
-    for model in ("player", "affiliatedbody", "bodytoken", "archivedgame", "ratingchange",
+    for model in ("player", "affiliatedbody", "bodytoken", "registrygame", "ratingchange",
                   "stratumrecord", "gamerecord", "auditentry"):
         assert admin_client.get(reverse(f"admin:registry_{model}_changelist")).status_code == 200
-    url = reverse("admin:registry_archivedgame_change", args=[game.pk])
+    url = reverse("admin:registry_registrygame_change", args=[game.pk])
     assert admin_client.get(url).status_code == 200  # a view page
     assert admin_client.post(url, {"status": "annulled"}).status_code == 403
     game.refresh_from_db()

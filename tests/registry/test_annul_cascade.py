@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from registry.corrections import annul_game
-from registry.models import ArchivedGame, AuditEntry, Player, RatingChange
+from registry.models import AuditEntry, Player, RatingChange, RegistryGame
 from tests.registry.helpers import (
     I_WINS,
     O_ELIMINATES,
@@ -59,7 +59,7 @@ def test_annulment_is_audited(s3_chain, admin_user):
     old = Player.objects.get(pk=a.pk).rating
     annul_game(g1, reason="wrong players seated", actor_user=admin_user)
     g1.refresh_from_db()
-    assert g1.status == ArchivedGame.ANNULLED
+    assert g1.status == RegistryGame.ANNULLED
     entry = AuditEntry.objects.get(action="annul")
     assert entry.actor_user == admin_user and entry.reason == "wrong players seated"
     assert entry.before["status"] == "finished" and entry.after["status"] == "annulled"

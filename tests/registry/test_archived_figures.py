@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from registry import figcache
-from registry.models import ArchivedGame
+from registry.models import RegistryGame
 from tests.registry.helpers import I_WINS, O_WINS, add_game, example, make_player
 
 pytestmark = pytest.mark.django_db
@@ -15,17 +15,17 @@ pytestmark = pytest.mark.django_db
 def test_figures_follow_the_tally_and_only_the_tally(body, monkeypatch):
     game = add_game(body, make_player("A", body=body), make_player("B", body=body), I_WINS,
                     rate=False)
-    first = ArchivedGame.objects.get(pk=game.pk).figures
+    first = RegistryGame.objects.get(pk=game.pk).figures
     assert figcache.is_current(first)
 
     game.tally = example(O_WINS)[2]
     game.save(update_fields=["tally"])
-    assert ArchivedGame.objects.get(pk=game.pk).figures == game.figures != first
+    assert RegistryGame.objects.get(pk=game.pk).figures == game.figures != first
 
     def not_again(tally):
         raise AssertionError("figures recomputed for a save that leaves the tally")
 
     monkeypatch.setattr("registry.figcache.figures_json_of_tally", not_again)
-    game.status = ArchivedGame.ANNULLED
+    game.status = RegistryGame.ANNULLED
     game.save(update_fields=["status", "updated"])
-    assert ArchivedGame.objects.get(pk=game.pk).status == ArchivedGame.ANNULLED
+    assert RegistryGame.objects.get(pk=game.pk).status == RegistryGame.ANNULLED

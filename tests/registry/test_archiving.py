@@ -22,7 +22,7 @@ from play.models import Game, Outbox
 from play.worker import outbox
 from play.worker.loop import run_due
 from registry import archiving
-from registry.models import ArchivedGame, GameRecord, RatingChange
+from registry.models import GameRecord, RatingChange, RegistryGame
 from tests import stack
 
 
@@ -36,8 +36,8 @@ def _resigned(alice, bob) -> Game:
 
 
 def _archived_once(game: Game) -> None:
-    arch = ArchivedGame.objects.get(live=game)
-    assert arch.status == ArchivedGame.FINISHED and arch.winner == "I"
+    arch = RegistryGame.objects.get(live=game)
+    assert arch.status == RegistryGame.FINISHED and arch.winner == "I"
     kinds = sorted(GameRecord.objects.filter(game=arch).values_list("kind", flat=True))
     assert kinds == ["STDGS", "STGE", "STGN", "STSE"]
     assert RatingChange.objects.filter(game=arch).count() == 2
@@ -49,7 +49,7 @@ def test_a_finished_game_waits_in_the_outbox_until_a_worker_runs(players):
     game = _resigned(alice, bob)
     row = Outbox.objects.get(game=game)
     assert (row.topic, row.done, row.attempts) == (Outbox.FINISHED, None, 0)
-    assert ArchivedGame.objects.get(live=game).status == ArchivedGame.PLAYING  # not yet
+    assert RegistryGame.objects.get(live=game).status == RegistryGame.PLAYING  # not yet
     assert run_due() == 1
     _archived_once(game)
     row.refresh_from_db()
@@ -101,7 +101,7 @@ def test_a_failed_archive_writes_nothing_and_is_retried_later(players, monkeypat
     assert "the keyring is not readable" in caplog.text
     row = Outbox.objects.get(game=game)
     assert row.done is None and "keyring" in row.last_error and row.due > timezone.now()
-    assert ArchivedGame.objects.get(live=game).status == ArchivedGame.PLAYING
+    assert RegistryGame.objects.get(live=game).status == RegistryGame.PLAYING
     assert not RatingChange.objects.exists()  # the ratings wait for the records (R30)
     caplog.clear()
     monkeypatch.setattr(archiving, "_build_records", real_build)

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from registry.jobs import export_records, import_records
 from registry.ledger import recompute_all
-from registry.models import AffiliatedBody, ArchivedGame, AuditEntry, Player
+from registry.models import AffiliatedBody, AuditEntry, Player, RegistryGame
 from registry.submission import submit_game
 from registry.tokens import find_token
 from tests.registry.helpers import I_WINS, O_WINS, T0, expected_ratings, hours, records
@@ -83,15 +83,15 @@ def test_export_then_import(tmp_path, body, body_keys, otb_players):
     stse = next(f for f in victim["files"] if f["kind"] == "STSE")
     path = out / stse["name"]
     path.write_text(path.read_text().replace("Szeged, Hungary", "Budapest"))
-    ArchivedGame.objects.all().delete()
+    RegistryGame.objects.all().delete()
     recompute_all()
     assert set(Player.objects.values_list("rating", flat=True)) == {250}
     report = import_records(out, progress=False)
     assert len(report.accepted) == 2
     assert any("SHA-256" in r for r in report.rejected[victim["game_id"]])
-    assert ArchivedGame.objects.count() == 2
+    assert RegistryGame.objects.count() == 2
     # the two games that came back are rated as the cascade of those two (R30)
-    kept = list(ArchivedGame.objects.order_by("played_at", "id"))
+    kept = list(RegistryGame.objects.order_by("played_at", "id"))
     assert [g.records.count() for g in kept] == [4, 4]
     assert {p.pk: p.rating for p in Player.objects.all()} == expected_ratings(kept) != want
     text = StringIO()
@@ -106,7 +106,7 @@ def test_import_reports_unknown_body(tmp_path, body, other_body, body_keys, otb_
     submit_game(body, stge, stses)
     out = tmp_path / "export"
     export_records(out, progress=False)
-    ArchivedGame.objects.all().delete()
+    RegistryGame.objects.all().delete()
     body.registrar_id = "GTF-RENAMED"
     body.save()
     report = import_records(out, progress=False)

@@ -7,7 +7,7 @@ import pytest
 
 from play.lifecycle import start_game
 from registry.ledger import recompute_all
-from registry.models import ArchivedGame, Player, RatingChange
+from registry.models import Player, RatingChange, RegistryGame
 from tests.registry.helpers import expected_ratings
 from tests.site.gameplay import FORFEIT_BY_I, NULL_GAME, play_line
 
@@ -20,7 +20,7 @@ def test_live_games_equal_recompute(players):
         play_line(start_game(a, b, rated=True), FORFEIT_BY_I)
     play_line(start_game(alice, carol, rated=True), NULL_GAME)
     play_line(start_game(alice, carol, rated=False), FORFEIT_BY_I)
-    games = list(ArchivedGame.objects.order_by("played_at", "id"))
+    games = list(RegistryGame.objects.order_by("played_at", "id"))
     assert [g.status for g in games] == ["finished"] * 6
     assert RatingChange.objects.count() == 8  # the null and the unrated game rate nobody
     before = {p.pk: p.rating for p in Player.objects.all()}
@@ -35,7 +35,7 @@ def test_live_game_archive(players):
     game = start_game(alice, bob, rated=True)
     archived = game.archive
     assert (archived.status, archived.source, str(archived.game_id)) == (
-        "live", "live", str(game.uuid))
+        "playing", "site", str(game.uuid))
     assert archived.records.get().kind == "STGE"
     play_line(game, FORFEIT_BY_I)
     archived.refresh_from_db()

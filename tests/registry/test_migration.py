@@ -14,8 +14,8 @@ from django.db.migrations.executor import MigrationExecutor
 from play.lifecycle import start_game
 from play.models import GameEvent
 from registry.ledger import recompute_all
-from registry.models import ArchivedGame
 from registry.models import Player as RegistryPlayer
+from registry.models import RegistryGame
 from tests.registry.helpers import expected_ratings
 from tests.site.gameplay import FORFEIT_BY_I, play_line
 
@@ -61,7 +61,7 @@ def test_existing_game_rows_are_carried(players):
                                                                content="x")
     finally:
         new = migrate(latest)
-    Archived = new.get_model("registry", "ArchivedGame")
+    Archived = new.get_model("registry", "RegistryGame")
     arch = Archived.objects.get()
     assert (str(arch.game_id), arch.live_id, arch.status, arch.winner) == (
         str(game.uuid), g.pk, "finished", "O")
@@ -73,8 +73,8 @@ def test_existing_game_rows_are_carried(players):
 
     summary = recompute_all()  # the carried rows had placeholder ratings: all repaired
     assert summary.rows_written >= 2
-    tallied = ArchivedGame.objects.get()
+    tallied = RegistryGame.objects.get()
     assert tallied.tally["winner"] == "O" and tallied.tally["reason"] == "forfeit"
     assert tallied.rounds == tallied.tally["rounds"] > 0
     assert {p.pk: p.rating for p in RegistryPlayer.objects.all()} == expected_ratings(
-        list(ArchivedGame.objects.all()))
+        list(RegistryGame.objects.all()))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from registry.access import can_manage
-from registry.models import ArchivedGame
+from registry.models import RegistryGame
 from registry.submission import SubmissionRejected, submit_game
 from tests.registry.conftest import PECS
 from tests.registry.helpers import add_game, records
@@ -21,9 +21,9 @@ def test_a_body_cannot_submit_another_bodys_records(body, other_body, body_keys,
     reasons = err.value.reasons
     assert any("not for the submitting body GTF-HU-SZEGED-01" in r for r in reasons)
     assert any("signature" in r for r in reasons)  # and Pécs' key is not Szeged's
-    assert not ArchivedGame.objects.exists()
+    assert not RegistryGame.objects.exists()
     submit_game(other_body, stge, stses)  # the records' own body may
-    assert ArchivedGame.objects.get().body == other_body
+    assert RegistryGame.objects.get().body == other_body
 
 
 def test_own_key_claiming_another_registrar_is_refused(body, body_keys, otb_players):

@@ -7,7 +7,7 @@ import pytest
 
 from registry import figcache
 from registry.ledger import recompute_all
-from registry.models import ArchivedGame, Player, RatingChange, StratumRecord
+from registry.models import Player, RatingChange, RegistryGame, StratumRecord
 from tests.registry.helpers import (
     I_WINS,
     O_ELIMINATES,
@@ -60,9 +60,9 @@ def test_recompute_repairs_every_kind_of_row(season):
 
 def test_stale_figures_are_rebuilt_from_the_tally(season):
     before = state()
-    ArchivedGame.objects.filter(pk__in=[g.pk for g in season[:5]]).update(figures={})
-    ArchivedGame.objects.filter(pk=season[6].pk).update(figures={"v": -1})
+    RegistryGame.objects.filter(pk__in=[g.pk for g in season[:5]]).update(figures={})
+    RegistryGame.objects.filter(pk=season[6].pk).update(figures={"v": -1})
     recompute_all()
     assert state() == before
-    assert all(figcache.is_current(f) for f in ArchivedGame.objects.values_list("figures",
+    assert all(figcache.is_current(f) for f in RegistryGame.objects.values_list("figures",
                                                                                 flat=True))

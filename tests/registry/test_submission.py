@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from registry.ledger import tally_from_json
-from registry.models import ArchivedGame, AuditEntry, GameRecord, RatingChange
+from registry.models import AuditEntry, GameRecord, RatingChange, RegistryGame
 from registry.records.yamlio import load_yaml
 from registry.scoring.cascade import RatedGame, cascade
 from registry.submission import submit_game
@@ -69,4 +69,4 @@ def test_submission_dated_in_the_past_cascades(body, body_keys, otb_players):
     first = RatingChange.objects.get(game=earlier, side="I")
     second = RatingChange.objects.get(game=later, side="I")
     assert first.old_rating == 250 and second.old_rating == first.rating_after
-    assert ArchivedGame.objects.count() == 2
+    assert RegistryGame.objects.count() == 2

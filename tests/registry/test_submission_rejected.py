@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from registry.models import ArchivedGame, AuditEntry, GameRecord, Player, RatingChange
+from registry.models import AuditEntry, GameRecord, Player, RatingChange, RegistryGame
 from registry.records import builders
 from registry.records.yamlio import dump_yaml, load_yaml
 from registry.submission import SubmissionRejected, submit_game
@@ -26,14 +26,14 @@ def rated_before(body, otb_players):
 
 
 def assert_rejected(body, stge, stses, *expected: str) -> list[str]:
-    games, recs, changes, audit = (ArchivedGame.objects.count(), GameRecord.objects.count(),
+    games, recs, changes, audit = (RegistryGame.objects.count(), GameRecord.objects.count(),
                                    RatingChange.objects.count(), AuditEntry.objects.count())
     with pytest.raises(SubmissionRejected) as err:
         submit_game(body, stge, stses)
     reasons = err.value.reasons
     for text in expected:
         assert any(text in r for r in reasons), (text, reasons)
-    assert (ArchivedGame.objects.count(), GameRecord.objects.count(),
+    assert (RegistryGame.objects.count(), GameRecord.objects.count(),
             RatingChange.objects.count(), AuditEntry.objects.count()) == (games, recs, changes,
                                                                          audit)
     return reasons
@@ -152,4 +152,4 @@ def test_nothing_half_written_when_rating_fails(body, body_keys, otb_players, mo
     monkeypatch.setattr("registry.submission.rate_finished_game", boom)
     with pytest.raises(RuntimeError):
         submit_game(body, stge, copy.copy(stses))
-    assert ArchivedGame.objects.count() == 0 and GameRecord.objects.count() == 0
+    assert RegistryGame.objects.count() == 0 and GameRecord.objects.count() == 0
