@@ -176,6 +176,14 @@ PRESETS: tuple[tuple[str, str], ...] = (
 )
 
 
+def time_label(text: str) -> str:
+    """The short form of a time control written ``text`` (itself if it is not one)."""
+    try:
+        return parse(text).label()
+    except TimeControlError:
+        return text
+
+
 def ms(at: datetime) -> int:
     """Milliseconds since the epoch of an aware datetime (the unit of every clock time)."""
     return int(at.timestamp() * 1000)

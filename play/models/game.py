@@ -13,6 +13,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from play.games.clock import time_label
 from play.games.registry import DEFAULT_VARIANT, variant_choices
 
 
@@ -73,6 +74,11 @@ class Game(models.Model):
     @property
     def is_live(self) -> bool:
         return self.status == self.LIVE
+
+    @property
+    def time_label(self) -> str:
+        """The time control's short form for lists ("3+2", "3 days per turn")."""
+        return time_label(self.time_control)
 
 
 class GameEvent(models.Model):
