@@ -104,7 +104,7 @@ class TimeControl:
     def label(self) -> str:
         """A short human form: "3+2", "10 min + 3x30 s", "3 days per turn", "untimed"."""
         if self.kind == FISCHER:
-            main = f"{self.main // 60}" if self.main % 60 == 0 else f"{self.main / 60:g}"
+            main = f"{self.main // 60}" if self.main % 60 == 0 else f"{self.main}s"
             cap = f" (max {self.cap // 60} min)" if self.cap else ""
             return f"{main}+{self.increment}{cap}"
         if self.kind == BYOYOMI:
