@@ -1,7 +1,12 @@
+"""The lobby's challenge form: variant, kind, side, opponent and the time control (R36)."""
+
 from django import forms
 
+from play.games import clock
 from play.games.registry import variant_choices
 from play.models import Challenge
+
+CUSTOM = "custom"
 
 
 class ChallengeForm(forms.Form):
@@ -9,6 +14,30 @@ class ChallengeForm(forms.Form):
     rated = forms.TypedChoiceField(
         choices=[("1", "rated"), ("0", "freeplay")], coerce=lambda v: v == "1", initial="1",
         label="Kind")
+    # Not required: a client that does not send it (an older form, a script) gets an untimed
+    # game, as before time controls existed.
+    time = forms.ChoiceField(choices=[*clock.PRESETS, (CUSTOM, "custom…")], required=False,
+                             initial="fischer 600+5", label="Time")
+    custom_time = forms.CharField(
+        required=False, max_length=40, label="Custom time",
+        help_text="Like 'fischer 300+3', 'fischer 300+3 max 600', 'byoyomi 600 3x30' or "
+                  "'correspondence 5d' (seconds; 1 to 14 days).")
     side = forms.ChoiceField(choices=Challenge.SIDES, initial="random", label="Play as")
     opponent = forms.CharField(required=False, max_length=150,
                                help_text="A player's name, or empty for an open challenge.")
+
+    def clean(self):
+        """The time control as its canonical text in ``time_control`` (a preset, or the
+        custom one checked against R36's ranges, with words saying what is wrong)."""
+        data = super().clean()
+        choice = data.pop("time", None)
+        custom = data.pop("custom_time", "")
+        text = custom if choice == CUSTOM else (choice or "untimed")
+        if choice == CUSTOM and not (custom or "").strip():
+            self.add_error("custom_time", "Write the custom time control, or pick a preset.")
+            return data
+        try:
+            data["time_control"] = str(clock.parse(text))
+        except clock.TimeControlError as err:
+            self.add_error("custom_time" if choice == CUSTOM else "time", str(err))
+        return data

@@ -8,6 +8,7 @@ that open, resync or fall behind, and for the game page's first paint.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -68,6 +69,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         "id": str(game.uuid),
         "variant": game.variant,
         "rated": game.rated,
+        "time_control": game.time_control,
         "status": status,
         "version": game.version if version is None else version,
         "players": players,
@@ -78,7 +80,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
     }
     if status != Game.LIVE:
         meta["result"] = {"winner": game.winner or None, "reason": game.reason,
-                          "detail": game.detail}
+                          "cause": game.cause, "detail": game.detail}
         if archive_pending:
             return meta
         archive = ports.directory().archive(game)
@@ -86,6 +88,12 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         meta["rating_changes"] = archive["rating_changes"]
         meta["archived"] = bool(archive.get("archived", archive["records"]))
     return meta
+
+
+def server_time() -> int:
+    """The server's time (ms since the epoch) a frame is sent at: with a clock's ``since``
+    and ``remaining`` a client draws a countdown without trusting its own clock (R36)."""
+    return int(time.time() * 1000)
 
 
 def snapshot_for(game: Game) -> dict[str, Any]:
@@ -140,7 +148,8 @@ def update_for(game: Game, last_version: int | None, side: str | None = None
         from_version = last_version
         events = events_since(game, last_version, side)
     return {"type": "update", "from_version": from_version, "version": game.version,
-            "events": events, "state": snapshot_for(game), "game": game_meta(game)}
+            "events": events, "state": snapshot_for(game), "game": game_meta(game),
+            "server_time": server_time()}
 
 
 def sync(game_uuid: Any, last_version: int | None = None, side: str | None = None

@@ -20,8 +20,10 @@ from typing import Any
 from django.db import transaction
 
 from play import ports
+from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.models import Game
+from play.store import log as event_log
 
 Subscriber = Callable[[Game], Any]
 _finished: list[tuple[str, Subscriber]] = []
@@ -32,15 +34,25 @@ class StartError(ValueError):
 
 
 def start_game(player_i, player_o, variant: str = "standard", rated: bool = True,
-               auto_warn: bool = True) -> Game:
-    """Create a live game at version 0 and its registry entry (signed game entry, STGE)."""
+               auto_warn: bool = True, time_control: str = "untimed") -> Game:
+    """Create a live game at version 0 and its registry entry (signed game entry, STGE).
+    A timed game's first clock (I's opening turn, R36) runs from its creation: the row
+    carries that deadline for the worker."""
     if variant not in VARIANT_NAMES:
         raise StartError(f"unknown variant {variant!r}")
+    try:
+        control = clock.parse(time_control)
+    except clock.TimeControlError as err:
+        raise StartError(str(err)) from None
     with transaction.atomic():
         rating_i, rating_o = ports.directory().ratings(player_i, player_o)
         game = Game.objects.create(player_i=player_i, player_o=player_o, variant=variant,
                                    rated=rated, auto_warn=auto_warn, rating_i=rating_i,
-                                   rating_o=rating_o)
+                                   rating_o=rating_o, time_control=str(control))
+        if control.timed:
+            first = clock.Clock(control, clock.ms(game.created)).deadline()
+            game.deadline = event_log.deadline_at(first)
+            Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
         ports.directory().game_started(game)
     return game
 

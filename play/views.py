@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from play import gameview
 from play.forms import ChallengeForm
+from play.games.clock import time_label
 from play.lobby import challenges
 from play.models import Challenge, Game
 
@@ -41,12 +42,14 @@ def lobby_state(request):
         "challenges": [
             {"id": c.pk, "creator": c.creator.get_username(),
              "opponent": c.opponent.get_username() if c.opponent else None,
-             "variant": c.variant, "rated": c.rated}
+             "variant": c.variant, "rated": c.rated,
+             "time_control": c.time_control, "time": time_label(c.time_control)}
             for c in challenges.open_challenges_for(user)[:50]
         ],
         "live": [
             {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]), "variant": g.variant,
-             "I": g.player_i.get_username(), "O": g.player_o.get_username(), "rated": g.rated}
+             "I": g.player_i.get_username(), "O": g.player_o.get_username(), "rated": g.rated,
+             "time": time_label(g.time_control)}
             for g in gameview.live_games()
         ],
         "my_games": [],
@@ -64,7 +67,8 @@ def lobby_state(request):
 def challenge_new(request):
     form = ChallengeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "The challenge was not valid.")
+        words = "; ".join(e for errs in form.errors.values() for e in errs)
+        messages.error(request, f"The challenge was not valid: {words}")
         return redirect("lobby")
     try:
         challenges.open_challenge(request.user, **form.cleaned_data)

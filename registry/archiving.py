@@ -68,6 +68,11 @@ def archive(game: Game) -> bool:
         archived = RegistryGame.objects.get(live=game)
     if archived.status != RegistryGame.PLAYING:
         return False
+    if game.reason == "aborted":  # R37: no result, no rating, no session entry; only the
+        # game entry stays, marked aborted (out of every standing like an annulled game)
+        ArchivedGame.objects.filter(pk=archived.pk, status=ArchivedGame.PLAYING).update(
+            status=ArchivedGame.ANNULLED, winner="", reason="aborted")
+        return True
     engine = engines.replay(game).engine
     records = _build_records(archived, game, engine)
     tally = tally_game(engine)

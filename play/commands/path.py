@@ -84,6 +84,7 @@ class Outcome:
     state: dict[str, Any] | None = None
     game: dict[str, Any] | None = None
     finished: bool = False  # this command ended the game
+    deadline: int | None = None  # when the running clock runs out now (ms since the epoch)
 
     def reply(self) -> dict[str, Any]:
         """The message for the sender: an ack or a rejection."""
@@ -100,7 +101,8 @@ class Outcome:
         if not self.events:
             return None
         return {"type": "update", "from_version": self.from_version, "version": self.version,
-                "events": self.events, "state": self.state, "game": self.game}
+                "events": self.events, "state": self.state, "game": self.game,
+                "server_time": gameview.server_time()}
 
 
 def _reject(code: str, reason: str, version: int, seq: str | None) -> Outcome:
@@ -144,7 +146,7 @@ def _decide(game_pk: int, state: Any, sub: Submission, seq: str | None,
     result = state.result
     stgn = rules.notation(state) if result is not None or rules.turns(state) != turns else None
     return _Decided(Batch(game_pk, from_version, number(events, from_version, seq), stgn,
-                          result), result)
+                          result, games.deadline(state)), result)
 
 
 def _applied(game: Game, state: Any, decided: _Decided, seq: str | None,
@@ -159,14 +161,15 @@ def _applied(game: Game, state: Any, decided: _Decided, seq: str | None,
                          player_i_id=game.player_i_id, player_o_id=game.player_o_id,
                          rating_i=game.rating_i, rating_o=game.rating_o,
                          status=Game.FINISHED, version=batch.version,
-                         winner=result.winner or "-", reason=result.reason,
-                         detail=result.detail)
+                         winner=result.winner or ("" if result.reason == "aborted" else "-"),
+                         reason=result.reason, detail=result.detail, cause=result.cause,
+                         time_control=game.time_control)
     meta = gameview.game_meta(meta_game, players, version=batch.version,
                               archive_pending=result is not None)
     return Outcome(ok=True, code="applied", version=batch.version, seq=seq,
                    events=[n.message() for n in batch.events],
                    from_version=batch.expected_version, state=snapshot, game=meta,
-                   finished=result is not None)
+                   finished=result is not None, deadline=batch.deadline)
 
 
 def _duplicate(game: Game, side: str, seq: str | None) -> Outcome | None:

@@ -1,8 +1,10 @@
 """A player's messages as commands: what each websocket message type asks of the game.
 
 ``step`` is one step; ``end`` and ``pass`` are steps that spend nothing (R9); ``resign`` gives
-the game up. A step names the version it was made against and carries the client's ``seq``
-(docs/protocol.md); a resignation acts on the game as it is.
+the game up; ``flag`` claims that the opponent's clock has run out (R37: checked on the
+server's clock, refused ``too_early`` before the deadline). A step names the version it was
+made against and carries the client's ``seq`` (docs/protocol.md); a resignation acts on the
+game as it is.
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from play.commands.path import Outcome, Submission, execute, store
-from play.games.protocol import PlayStep, Resign, player
+from play.games.protocol import Flag, PlayStep, Resign, player
 from play.models import Game
 from play.store import engines
 
-COMMAND_TYPES = ("step", "end", "pass", "resign")
+COMMAND_TYPES = ("step", "end", "pass", "resign", "flag")
 
 
 def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
@@ -22,6 +24,8 @@ def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
     kind = msg["type"]
     if kind == "resign":
         command = Resign()
+    elif kind == "flag":
+        command = Flag()
     elif kind == "step":
         command = PlayStep(msg.get("step"))
     else:  # "end" / "pass": steps that spend nothing

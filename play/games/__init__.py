@@ -49,5 +49,10 @@ def snapshot(state: State) -> dict[str, Any]:
     return rules_of(state).snapshot(state)
 
 
-__all__ = ["VARIANT_NAMES", "Actor", "Command", "Event", "GameOptions", "decide", "evolve",
-           "follow_up", "new_state", "rules_for", "run", "snapshot"]
+def deadline(state: State) -> int | None:
+    """When the running clock of ``state`` runs out (ms since the epoch), or None."""
+    return rules_of(state).deadline(state)
+
+
+__all__ = ["VARIANT_NAMES", "Actor", "Command", "Event", "GameOptions", "deadline", "decide",
+           "evolve", "follow_up", "new_state", "rules_for", "run", "snapshot"]

@@ -89,6 +89,9 @@ class PlayStep(Command):
 
     TYPE: ClassVar[str] = "step"
     step: Any
+    #: Network lag the server measured for this sender (ms), never read from the client: the
+    #: clock credits some of it (R36, ``play.games.clock``).
+    lag: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "step": self.step}
@@ -125,7 +128,18 @@ class Announce(Command):
         return {"type": self.TYPE, "message": self.message}
 
 
-COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce)}
+@dataclass(frozen=True, slots=True)
+class Flag(Command):
+    """The clock of the side to move has run out (R37): sent by the clock (the worker, at the
+    deadline) or claimed by a player; the game checks it against its own clock and refuses an
+    early claim. Ends the game on ``time``, or aborts it when the side had not completed its
+    opening turn (R36)."""
+
+    TYPE: ClassVar[str] = "flag"
+
+
+COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce,
+                                                           Flag)}
 
 
 def command_from_json(data: Any) -> Command:
@@ -139,6 +153,8 @@ def command_from_json(data: Any) -> Command:
         return PlayStep(data.get("step"))
     if cls is Resign:
         return Resign()
+    if cls is Flag:
+        return Flag()
     if cls is Warn:
         side, reason = data.get("side"), data.get("reason")
         if side not in ("I", "O") or not isinstance(reason, str):
@@ -225,6 +241,13 @@ class GameOver(CommandError):
     code = "finished"
 
 
+class TooEarly(CommandError):
+    """A claim made before its time: a flag while the clock still runs, an absence claim
+    before the limit (R37)."""
+
+    code = "too_early"
+
+
 class NotAllowed(CommandError):
     """This actor may not send this command (a spectator's step, a player's warning)."""
 
@@ -237,11 +260,14 @@ class NotAllowed(CommandError):
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: ``winner`` "I", "O" or None (no winner), ``reason`` the game's word
-    for why (talu: elimination, invasion, forfeit, null, decision), ``detail`` in words."""
+    for why (talu: elimination, invasion, forfeit, null, decision; ``aborted``, R37, for a
+    game that never started), ``detail`` in words, ``cause`` why a decision was made (R37:
+    ``time``, ``resignation``, ``abandonment``; "" for a result on the board)."""
 
     winner: str | None
     reason: str
     detail: str = ""
+    cause: str = ""
 
 
 class State(Protocol):
@@ -282,11 +308,21 @@ class GameRules(Protocol):
         """The game's record of play so far (talu: STGN), kept on the game's row."""
         ...
 
+    def deadline(self, state: State) -> int | None:
+        """When the running clock runs out (ms since the epoch), None when none runs (R36):
+        the server keeps it on the game's row so the worker flags the game then."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """The settings a game is created with, beside its variant: ``auto_warn`` is the automatic
-    arbiter policy (R39 ``warn``; casual games have it, an event may switch it ``off``)."""
+    arbiter policy (R39 ``warn``; casual games have it, an event may switch it ``off``), and
+    the time control with the moment the clocks start."""
 
     auto_warn: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    #: R36's time control, as its canonical text (``play.games.clock.parse``).
+    time_control: str = "untimed"
+    #: When the game began (ms since the epoch): the first clock runs from then.
+    started: int | None = None

@@ -22,11 +22,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.layers import get_channel_layer
 
+from play import conf
 from play.games.protocol import EVERYONE
 from play.gameview import visible
 from play.live.wire import encode, with_member
@@ -82,8 +84,14 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
     if sender is not None:
         await sender.delivery.deliver(event, ack=ack)
     await layer_call(layer.group_send, group_name(game_id), event)
-    if outcome.finished:
+    if outcome.finished or _soon(getattr(outcome, "deadline", None)):
         await wake_worker()
+
+
+def _soon(deadline: int | None) -> bool:
+    """Whether a clock's new deadline (ms since the epoch) may come before a worker's next
+    poll: the workers are woken to sleep until it instead (R37: flags at the deadline)."""
+    return deadline is not None and deadline - time.time() * 1000 < 2000 * conf.worker_poll()
 
 
 async def wake_worker() -> None:

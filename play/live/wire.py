@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 
 import orjson
 
-CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "ping")
+CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "ping")
 
 
 class WireError(ValueError):

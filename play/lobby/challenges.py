@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
+from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.lifecycle import start_game
 from play.models import Challenge, Game
@@ -18,9 +19,13 @@ class ChallengeError(ValueError):
 
 
 def open_challenge(user, variant: str = "standard", rated: bool = True, opponent: str = "",
-                   side: str = "random") -> Challenge:
+                   side: str = "random", time_control: str = "untimed") -> Challenge:
     if variant not in VARIANT_NAMES:
         raise ChallengeError(f"unknown variant {variant!r}")
+    try:
+        time_control = str(clock.parse(time_control))
+    except clock.TimeControlError as err:
+        raise ChallengeError(str(err)) from None
     if side not in ("random", "I", "O"):
         raise ChallengeError("side must be random, I or O")
     opp = None
@@ -31,7 +36,7 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
         if opp.pk == user.pk:
             raise ChallengeError("you cannot challenge yourself")
     return Challenge.objects.create(creator=user, opponent=opp, variant=variant, rated=rated,
-                                    side=side)
+                                    side=side, time_control=time_control)
 
 
 def cancel_challenge(user, challenge_id: int) -> None:
@@ -63,7 +68,8 @@ def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) 
         if side == "random":
             side = (rng or random.SystemRandom()).choice(["I", "O"])
         light, dark = (ch.creator, user) if side == "I" else (user, ch.creator)
-        game = start_game(light, dark, variant=ch.variant, rated=ch.rated)
+        game = start_game(light, dark, variant=ch.variant, rated=ch.rated,
+                          time_control=ch.time_control)
         ch.status = Challenge.ACCEPTED
         ch.game = game
         ch.save(update_fields=["status", "game"])

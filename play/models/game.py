@@ -13,6 +13,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from play.games.clock import time_label
 from play.games.registry import DEFAULT_VARIANT, variant_choices
 
 
@@ -39,13 +40,22 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True)  # "I", "O", "-" (null game) or ""
     reason = models.CharField(max_length=16, blank=True)
+    #: Why a decision was made (R37): time, resignation, abandonment; "aborted"; "" else.
+    cause = models.CharField(max_length=16, blank=True)
+    #: R36's time control, canonical text (``play.games.clock``): "fischer 180+2", ...
+    time_control = models.CharField(max_length=40, default="untimed")
+    #: When the running clock runs out, kept by the append with every batch (None: no clock
+    #: runs); the worker flags live games whose deadline has passed (``play.worker.clocks``).
+    deadline = models.DateTimeField(null=True, blank=True)
     detail = models.CharField(max_length=200, blank=True)
     stgn = models.TextField(blank=True)  # the game's notation, refreshed at every turn end
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created"])]
+        indexes = [models.Index(fields=["status", "-created"]),
+                   models.Index(fields=["deadline"], name="game_deadline",
+                                condition=models.Q(deadline__isnull=False))]
         ordering = ["-created"]
 
     def __str__(self) -> str:
@@ -64,6 +74,11 @@ class Game(models.Model):
     @property
     def is_live(self) -> bool:
         return self.status == self.LIVE
+
+    @property
+    def time_label(self) -> str:
+        """The time control's short form for lists ("3+2", "3 days per turn")."""
+        return time_label(self.time_control)
 
 
 class GameEvent(models.Model):

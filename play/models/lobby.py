@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from play.games.clock import time_label
 from play.games.registry import DEFAULT_VARIANT, variant_choices
 
 
@@ -21,9 +22,16 @@ class Challenge(models.Model):
     variant = models.CharField(max_length=16, choices=variant_choices(), default=DEFAULT_VARIANT)
     rated = models.BooleanField(default=True)
     side = models.CharField(max_length=6, choices=SIDES, default="random")
+    #: R36's time control of the game it starts (``play.games.clock``, canonical text).
+    time_control = models.CharField(max_length=40, default="untimed")
     status = models.CharField(max_length=10, default=OPEN)
     game = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL)
     created = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def time_label(self) -> str:
+        """The time control's short form for lists ("3+2", "3 days per turn")."""
+        return time_label(self.time_control)
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created"])]

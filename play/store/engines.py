@@ -20,6 +20,7 @@ from collections import OrderedDict
 from typing import Any
 
 from play import games
+from play.games.clock import ms
 from play.games.protocol import Event, GameOptions, State
 from play.models import Game
 
@@ -33,7 +34,11 @@ _lock = threading.Lock()
 
 
 def options_of(game: Game) -> GameOptions:
-    return GameOptions(auto_warn=game.auto_warn)
+    """The options a game's state is built with: its arbiter policy, its time control and
+    the moment its first clock started (the row's creation, R36)."""
+    started = ms(game.created) if game.created is not None else None
+    return GameOptions(auto_warn=game.auto_warn, time_control=game.time_control,
+                       started=started)
 
 
 def _events(game: Game, after: int, upto: int) -> list[Event]:
@@ -105,6 +110,7 @@ def put(game: Game, state: State) -> None:
         if state.result is None and key not in _rows:
             _rows[key] = Game(pk=game.pk, uuid=game.uuid, variant=game.variant,
                               rated=game.rated, auto_warn=game.auto_warn,
+                              time_control=game.time_control, created=game.created,
                               player_i_id=game.player_i_id, player_o_id=game.player_o_id,
                               rating_i=game.rating_i, rating_o=game.rating_o,
                               status=Game.LIVE)

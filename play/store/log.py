@@ -40,6 +40,7 @@ import logging
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
@@ -105,6 +106,9 @@ class Batch:
     events: Sequence[Numbered]
     stgn: str | None = None
     result: Result | None = None
+    #: When the running clock runs out after these events (ms since the epoch; None: no
+    #: clock runs), written on the game's row for the worker (R36, R37).
+    deadline: int | None = None
 
     @property
     def version(self) -> int:
@@ -114,10 +118,12 @@ class Batch:
 def _status_row(batch: Batch) -> dict[str, Any]:
     r = batch.result
     row: dict[str, Any] = {"id": batch.game_pk, "old": batch.expected_version,
-                           "new": batch.version, "stgn": batch.stgn}
+                           "new": batch.version, "stgn": batch.stgn,
+                           "deadline": batch.deadline}
     if r is not None:
-        row.update(status=Game.FINISHED, winner=r.winner or "-", reason=r.reason,
-                   detail=r.detail[:200])
+        # An aborted game has no result at all (R37), not a null game ("-").
+        row.update(status=Game.FINISHED, winner="" if r.reason == "aborted" else r.winner or "-",
+                   reason=r.reason, detail=r.detail[:200], cause=r.cause)
     return row
 
 
@@ -141,9 +147,12 @@ def _sql() -> str:
         f"UPDATE {game} AS g SET version = s.new, stgn = COALESCE(s.stgn, g.stgn), "
         f"status = COALESCE(s.status, g.status), winner = COALESCE(s.winner, g.winner), "
         f"reason = COALESCE(s.reason, g.reason), detail = COALESCE(s.detail, g.detail), "
+        f"cause = COALESCE(s.cause, g.cause), "
+        f"deadline = to_timestamp(s.deadline / 1000.0), "
         f"finished = CASE WHEN s.status IS NULL THEN g.finished ELSE now() END "
         f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS s(id bigint, old integer, new integer, "
-        f"stgn text, status text, winner text, reason text, detail text) "
+        f"stgn text, status text, winner text, reason text, detail text, cause text, "
+        f"deadline bigint) "
         f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s "
         f"RETURNING g.id, g.status), "
         f"stored AS ("
@@ -174,17 +183,22 @@ def _params(batches: Iterable[Batch]) -> dict[str, Any]:
             "live": Game.LIVE, "finished": Game.FINISHED, "topic": Outbox.FINISHED}
 
 
+def deadline_at(deadline: int | None) -> datetime | None:
+    """A clock's deadline (ms since the epoch) as the row keeps it."""
+    return None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
+
+
 def _append_orm(batch: Batch) -> bool:
     """The batch through the ORM, in one transaction: the conditional bump first (on SQLite it
     takes the database's write lock at once), then the rows."""
     row = _status_row(batch)
-    changes: dict[str, Any] = {"version": batch.version}
+    changes: dict[str, Any] = {"version": batch.version, "deadline": deadline_at(batch.deadline)}
     if batch.stgn is not None:
         changes["stgn"] = batch.stgn
     if batch.result is not None:
         now = timezone.now()
         changes.update(status=row["status"], winner=row["winner"], reason=row["reason"],
-                       detail=row["detail"], finished=now)
+                       detail=row["detail"], cause=row["cause"], finished=now)
     with transaction.atomic():
         moved = Game.objects.filter(pk=batch.game_pk, version=batch.expected_version,
                                     status=Game.LIVE).update(**changes)

@@ -18,15 +18,18 @@ import logging
 import os
 import socket
 import uuid
+from datetime import datetime
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
+from django.utils import timezone
 
 from play import conf, gameview
-from play.live.delivery import WORKER_GROUP, announce_archived, layer_call
+from play.live.delivery import WORKER_GROUP, announce, announce_archived, layer_call
 from play.models import Game
-from play.worker import outbox
+from play.worker import clocks, outbox
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +60,16 @@ def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
         close_old_connections()
 
 
+def _flags_in_thread() -> tuple[list[tuple[Any, Any]], datetime | None]:
+    """The clock's job (``play.worker.clocks``) on one of the loop's threads: the flags stored
+    and the next deadline of a live game."""
+    close_old_connections()
+    try:
+        return clocks.flag_due(), clocks.next_deadline()
+    finally:
+        close_old_connections()
+
+
 def run_due(worker: str | None = None) -> int:
     """Run every due job once, here and now, on the caller's connection (the demo data,
     tests); how many finished."""
@@ -70,6 +83,7 @@ class Worker:
         self.name = name or worker_id()
         self.wake = asyncio.Event()
         self.rounds = 0
+        self.next_deadline: datetime | None = None  # the earliest clock to flag
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -84,7 +98,7 @@ class Worker:
                 self.wake.clear()
                 await self.round()
                 try:
-                    async with asyncio.timeout(conf.worker_poll()):
+                    async with asyncio.timeout(self._sleep()):
                         await self.wake.wait()
                 except TimeoutError:
                     pass
@@ -92,9 +106,25 @@ class Worker:
             if listener is not None:
                 listener.cancel()
 
+    def _sleep(self) -> float:
+        """Seconds until the next round: the poll interval, or less when a clock runs out
+        sooner (R37: a flag at the exact deadline)."""
+        poll = conf.worker_poll()
+        if self.next_deadline is None:
+            return poll
+        return max(0.0, min(poll, (self.next_deadline - timezone.now()).total_seconds()))
+
     async def round(self) -> None:
         """One pass over the due work; errors are logged, never end the loop."""
         self.rounds += 1
+        try:
+            flags, self.next_deadline = await sync_to_async(
+                _flags_in_thread, thread_sensitive=False)()
+        except Exception:  # the database away: try again at the next round
+            log.warning("worker clock round failed", exc_info=True)
+            flags = []
+        for game_uuid, outcome in flags:
+            await announce(game_uuid, outcome)  # also wakes the workers to archive it
         try:
             done = await sync_to_async(_archive_due_in_thread, thread_sensitive=False)(
                 self.name, conf.worker_lease())

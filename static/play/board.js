@@ -202,6 +202,7 @@
       recs.innerHTML = html;
       recs.hidden = !html;
     }
+    tickClocks();
   }
 
   function playerLine(side) {
@@ -209,15 +210,67 @@
     if (!g) return "";
     var p = g.players[side];
     var turn = st.state && st.state.side_to_move === side ? " ◀" : "";
+    var clock = st.state && st.state.clock ?
+      ' <span class="clock" data-clock="' + side + '" data-testid="clock-' + side + '" role="timer"></span>' : "";
     return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
-      side + " · " + p.stratum + " " + p.rating + turn;
+      side + " · " + p.stratum + " " + p.rating + turn + clock;
   }
   function resultText(o) {
     var why = {elimination: "elimination", invasion: "invasion", forfeit: "forfeit (three passes)",
       "null": "passing conventions", decision: "decision"}[o.reason] || o.reason;
+    var cause = {time: "on time", resignation: "by resignation", abandonment: "by abandonment"}[o.cause];
     var d = o.detail ? " (" + o.detail + ")" : "";
+    if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
+    if (o.winner && cause) return o.winner + " won " + cause + d;
     return o.winner ? o.winner + " won by " + why + d : "Null game" + d + ": no winner";
   }
+
+  // ---------------------------------------------------------------------------------- clocks
+  // The server is the only timekeeper (R36): a frame carries each side's time as of the
+  // running clock's start (state.clock.since) and the server's time when it was sent; the
+  // countdown runs from there on this page's monotonic clock, never on the computer's date.
+  function serverNow() {
+    return st.serverTime ? st.serverTime.server + (performance.now() - st.serverTime.local) : Date.now();
+  }
+  function timeLeft(c, side) {
+    var left = c.remaining[side];
+    if (c.running === side) left -= Math.max(0, serverNow() - c.since);
+    return Math.max(0, left);
+  }
+  function clockText(ms, c) {
+    if (ms >= 86400000) {
+      var d = Math.floor(ms / 86400000), h = Math.floor(ms % 86400000 / 3600000);
+      return d + "d " + h + "h";
+    }
+    var t = Math.ceil(ms / 1000);
+    if (ms < 10000 && c.control.indexOf("correspondence") !== 0) return (ms / 1000).toFixed(1);
+    var hh = Math.floor(t / 3600), mm = Math.floor(t % 3600 / 60), ss = t % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return (hh ? hh + ":" + two(mm) : mm) + ":" + two(ss);
+  }
+  function tickClocks() {
+    var s = st.state, c = s && s.clock;
+    if (!c) return;
+    var corr = c.control.indexOf("correspondence") === 0;
+    document.querySelectorAll("[data-clock]").forEach(function (el) {
+      var side = el.dataset.clock, left = timeLeft(c, side);
+      var opening = c.opening.indexOf(side) >= 0;
+      var text = clockText(left, c);
+      if (opening && c.running === side) text = "first turn " + text;
+      if (c.periods && !opening && c.main[side] === 0) text += " · " + c.periods[side] + "×" + c.period / 1000 + "s";
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("running", c.running === side && !s.outcome);
+      el.classList.toggle("low", !s.outcome && left < (corr ? 86400000 : 10000));
+      el.setAttribute("aria-label", (side === "I" ? "I (light)" : "O (dark)") + " clock: " + text);
+    });
+    // At zero, claim the flag once (the server checks it on its own clock; its worker flags
+    // the game at the deadline anyway, R37).
+    if (!s.outcome && c.running && mySide && timeLeft(c, c.running) === 0 && st.flagged !== st.version) {
+      st.flagged = st.version;
+      send({type: "flag", seq: st.seqBase + "-flag-" + st.version});
+    }
+  }
+  setInterval(tickClocks, 100);
   function set(list) { var o = {}; (list || []).forEach(function (x) { o[x] = true; }); return o; }
   function pad3(n) { var t = String(n); while (t.length < 3) t = "0" + t; return t; }
   function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
@@ -272,6 +325,7 @@
         st.version = m.version;
         st.state = m.state;
         st.game = m.game;
+        if (m.server_time) st.serverTime = {server: m.server_time, local: performance.now()};
         if (st.selected && !stepsFrom(st.selected).length) st.selected = null;
         render();
         break;
@@ -280,6 +334,11 @@
         render();
         break;
       case "rejected":
+        if (typeof m.seq === "string" && m.seq.indexOf("-flag-") > 0) {
+          // our clock ran a little ahead of the server's: claim again in a second
+          setTimeout(function () { st.flagged = null; }, 1000);
+          break;
+        }
         if (st.pending && st.pending.seq === m.seq) st.pending = null;
         flash(m.reason || "Refused");
         if (m.code === "stale") send({type: "sync", last_version: st.version});

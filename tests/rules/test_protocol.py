@@ -34,6 +34,15 @@ from play.games.talu import Side, Step, TaluError, TaluGame
 VARIANTS = ("standard", "grand-master", "dynamic")
 
 
+def _board(snapshot: dict) -> dict:
+    """A snapshot as the bare engine gives it: without the decision's cause (R37), which
+    the protocol adds to an outcome."""
+    if snapshot.get("outcome"):
+        snapshot = {**snapshot, "outcome": {k: v for k, v in snapshot["outcome"].items()
+                                            if k != "cause"}}
+    return snapshot
+
+
 def _engine_turn(engine: TaluGame, side: str, raw) -> str | None:
     """The command path of before issue 19, on a bare engine: the error's words, or None."""
     if engine.side_to_move is None:
@@ -135,7 +144,7 @@ def test_random_commands_give_the_engines_states_and_outcomes(data):
         else:
             assert _reference(engine, actor, command) is None, (actor, command)
             log.extend(events)
-        assert games.snapshot(state) == engine.snapshot()
+        assert _board(games.snapshot(state)) == engine.snapshot()
         assert state.version == len(log)
         if engine.outcome is not None:
             assert state.result is not None

@@ -8,7 +8,15 @@ unchanged, so every stored log replays):
 - ``step``: ``data`` is the step (``{"kind", "from", "to"}``), ``side`` the side that played it;
 - ``decide``: the game decided off the board (R15), ``data`` ``{"winner", "detail"}``;
 - ``warn``: R14, ``data`` ``{"side", "reason"}``, no acting side;
-- ``note``: an announcement of the system, ``data`` ``{"message"}``; changes nothing.
+- ``note``: an announcement of the system, ``data`` ``{"message"}``; changes nothing;
+- ``abort``: R37, the side to move (``side``) did not complete its opening turn in time; the
+  game ends with no result.
+
+Timed games (R36) carry the clock in the log: every step and decision of a timed game has
+``data["t"]``, the server's time of the decision (ms since the epoch), and a step may have
+``data["lag"]``, the sender's measured lag; ``decide`` of a flag or resignation names its
+``cause`` (R37: ``time``, ``resignation``). The clock (``play.games.clock``) is folded from
+them, so a replay on any process has the same clocks.
 
 ``follow_up`` is the automatic arbiter policy (R39 ``warn``, R14, R34): when a game becomes
 flagged, both players are warned, by events stored with the step that caused them.
@@ -19,6 +27,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from play.games.clock import Clock, TimeControlError, ms, parse
 from play.games.protocol import (
     ARBITER,
     SYSTEM,
@@ -28,6 +37,7 @@ from play.games.protocol import (
     Command,
     CommandError,
     Event,
+    Flag,
     GameOptions,
     GameOver,
     IllegalCommand,
@@ -36,6 +46,7 @@ from play.games.protocol import (
     PlayStep,
     Resign,
     Result,
+    TooEarly,
     Warn,
 )
 
@@ -45,28 +56,40 @@ from .outcome import Side
 from .steps import Step
 from .variants import VARIANTS
 
-STEP, DECIDE, WARN, NOTE = "step", "decide", "warn", "note"
-EVENT_KINDS = (STEP, DECIDE, WARN, NOTE)
+STEP, DECIDE, WARN, NOTE, ABORT = "step", "decide", "warn", "note", "abort"
+EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT)
+ABORTED = "aborted"  # R37: the result reason of a game that never started
 MAX_MESSAGE = 500  # characters of an announcement
 
 
 class TaluState:
-    """A talu game as the server holds it: the engine, the log's version, the options."""
+    """A talu game as the server holds it: the engine, the log's version, the options, the
+    clock (None: untimed) and why a decision was made (R37)."""
 
-    __slots__ = ("engine", "options", "version")
+    __slots__ = ("aborted", "cause", "clock", "engine", "options", "version")
     game = "talu"
 
     def __init__(self, engine: TaluGame, options: GameOptions, version: int = 0) -> None:
         self.engine = engine
         self.options = options
         self.version = version
+        self.cause = ""
+        self.aborted = False
+        try:
+            tc = parse(options.time_control)
+        except TimeControlError:  # pragma: no cover - stored controls were checked at start
+            tc = parse("untimed")
+        self.clock = Clock(tc, options.started) if tc.timed else None
 
     @property
     def result(self) -> Result | None:
         o = self.engine.outcome
         if o is None:
             return None
-        return Result(o.winner.value if o.winner else None, o.reason.value, o.detail or "")
+        if self.aborted:
+            return Result(None, ABORTED, o.detail or "", ABORTED)
+        return Result(o.winner.value if o.winner else None, o.reason.value, o.detail or "",
+                      self.cause)
 
 
 def _rule_error(err: TaluError) -> CommandError:
@@ -94,17 +117,26 @@ class TaluRules:
                now: datetime | None = None) -> list[Event]:
         """The events ``command`` of ``actor`` causes now, or a ``CommandError``; the state is
         not changed (``evolve`` folds the events in)."""
+        at = ms(now) if now is not None and state.clock is not None else None
         if isinstance(command, PlayStep):
-            return [self._step(state, actor, command.step)]
+            clock = state.clock
+            if (at is not None and clock is not None and actor.plays
+                    and clock.running == actor.side and state.engine.outcome is None
+                    and clock.out(at - clock.credit(actor.side, command.lag))):
+                return [self._time_out(state, actor, at)]  # too late: the flag, not the step
+            return [self._step(state, actor, command.step, at, command.lag)]
         if isinstance(command, Resign):
-            return [self._resign(state, actor)]
+            return [self._resign(state, actor, at)]
+        if isinstance(command, Flag):
+            return [self._flag(state, actor, at)]
         if isinstance(command, Warn):
             return [self._warn(state, actor, command)]
         if isinstance(command, Announce):
             return [self._announce(actor, command)]
         raise BadCommand(f"talu has no command {type(command).__name__}")
 
-    def _step(self, state: TaluState, actor: Actor, raw: Any) -> Event:
+    def _step(self, state: TaluState, actor: Actor, raw: Any, at: int | None = None,
+              lag: int = 0) -> Event:
         engine = state.engine
         if not actor.plays:
             raise NotAllowed(f"only the players play steps, not the {actor.kind}")
@@ -117,17 +149,50 @@ class TaluRules:
             step = engine.check(Step.from_dict(raw))
         except TaluError as err:
             raise _rule_error(err) from None
-        return Event(STEP, actor.side, step.to_dict(), str(step), actor.kind)
+        data = step.to_dict()
+        if at is not None:
+            data["t"] = at
+            if lag > 0:
+                data["lag"] = int(lag)
+        return Event(STEP, actor.side, data, str(step), actor.kind)
 
-    def _resign(self, state: TaluState, actor: Actor) -> Event:
+    def _flag(self, state: TaluState, actor: Actor, at: int | None) -> Event:
+        """R37: the clock's flag at the deadline, or a player's claim, checked on the clock."""
+        if state.engine.outcome is not None:
+            raise GameOver(f"the game is over ({state.engine._outcome_text()})")
+        clock = state.clock
+        if clock is None:
+            raise IllegalCommand("this game is untimed: there is no clock to flag")
+        if clock.running is None:
+            raise IllegalCommand("no clock is running")
+        if at is None or not clock.out(at):
+            left = clock.left(clock.running, at or clock.since)
+            raise TooEarly(f"{clock.running}'s clock has not run out: {left / 1000:.1f} s left")
+        return self._time_out(state, actor, at)
+
+    def _time_out(self, state: TaluState, actor: Actor, at: int) -> Event:
+        """The running side's time is out at ``at``: an abort if it was its opening turn
+        (R36), else the other side wins by decision, cause ``time`` (R37)."""
+        assert state.clock is not None and state.clock.running is not None
+        side = state.clock.running
+        if state.clock.in_opening(side):
+            return Event(ABORT, side, {"t": at, "detail": f"{side} did not complete the "
+                                       "opening turn in time"}, "aborted", actor.kind)
+        winner = Side(side).other.value
+        return Event(DECIDE, side, {"winner": winner, "detail": f"{side} ran out of time",
+                                    "cause": "time", "t": at}, "time", actor.kind)
+
+    def _resign(self, state: TaluState, actor: Actor, at: int | None = None) -> Event:
         if not actor.plays:
             raise NotAllowed(f"only a player can resign, not the {actor.kind}")
         if state.engine.outcome is not None:
             raise GameOver(f"the game is over ({state.engine._outcome_text()})")
         winner = Side(actor.side).other.value
         detail = f"{actor.side} resigned"
-        return Event(DECIDE, actor.side, {"winner": winner, "detail": detail}, "resigns",
-                     actor.kind)
+        data: dict[str, Any] = {"winner": winner, "detail": detail, "cause": "resignation"}
+        if at is not None:
+            data["t"] = at
+        return Event(DECIDE, actor.side, data, "resigns", actor.kind)
 
     def _warn(self, state: TaluState, actor: Actor, command: Warn) -> Event:
         if actor.kind not in (ARBITER, SYSTEM):
@@ -152,8 +217,22 @@ class TaluRules:
     # --- evolving -----------------------------------------------------------------------------
     def evolve(self, state: TaluState, event: Event) -> TaluState:
         """Fold ``event`` into ``state`` (in place) and count it. Raises the rules core's
-        ``TaluError`` for an event this state cannot take, having changed nothing."""
-        apply_event(state.engine, event.kind, event.data)
+        ``TaluError`` for an event this state cannot take, having changed nothing. The clock
+        switches when a turn ended (never between the steps of a turn, R36) and stops when
+        the game ended."""
+        engine = state.engine
+        turns = len(engine.turns)
+        apply_event(engine, event.kind, event.data)
+        if event.kind == DECIDE:
+            state.cause = event.data.get("cause") or ""
+        elif event.kind == ABORT:
+            state.aborted = True
+        clock, at = state.clock, event.data.get("t")
+        if clock is not None and isinstance(at, int):
+            if engine.outcome is not None:
+                clock.stop(at, flagged=event.side if state.cause == "time" else None)
+            elif len(engine.turns) != turns:
+                clock.end_turn(at, event.data.get("lag") or 0)
         state.version += 1
         return state
 
@@ -168,7 +247,24 @@ class TaluRules:
 
     # --- reading ------------------------------------------------------------------------------
     def snapshot(self, state: TaluState) -> dict[str, Any]:
-        return state.engine.snapshot()
+        """The engine's snapshot, and for a timed game its ``clock``; a decided game's
+        ``outcome`` names its ``cause`` (R37)."""
+        snap = state.engine.snapshot()
+        if state.clock is not None:
+            snap["clock"] = state.clock.snapshot()
+        outcome = snap["outcome"]
+        if outcome is not None and (state.cause or state.aborted):
+            outcome["cause"] = ABORTED if state.aborted else state.cause
+            if state.aborted:
+                outcome["reason"], outcome["winner"] = ABORTED, None
+        return snap
+
+    def deadline(self, state: TaluState) -> int | None:
+        """When the running clock runs out (ms since the epoch), or None: untimed, stopped,
+        or the game is over. The server keeps it on the game's row for the worker."""
+        if state.clock is None or state.engine.outcome is not None:
+            return None
+        return state.clock.deadline()
 
     def turns(self, state: TaluState) -> int:
         return len(state.engine.turns)
@@ -185,6 +281,8 @@ def apply_event(engine: TaluGame, kind: str, data: dict[str, Any]) -> None:
         engine.decide(data.get("winner"), data.get("detail") or "decision")
     elif kind == WARN:
         engine.warn(data["side"], data.get("reason") or "non-engagement")
+    elif kind == ABORT:
+        engine.decide(None, data.get("detail") or ABORTED)
     elif kind == NOTE:
         pass
     else:

@@ -1,0 +1,329 @@
+"""The game clock (R36, R37): time controls and a clock that runs per turn, pure.
+
+scalachess's ``Clock`` is the model, with two differences the rulings make: a clock switches once
+per **turn** (a talu turn is up to four steps; steps inside it never switch), and the time
+source is not read here at all. Every function takes the time (milliseconds since the epoch)
+it is asked about: the server passes the ``now`` of the command it decides, a replay passes the
+times stored in the events, a test passes whatever it likes. The same log therefore gives the
+same clocks on every process, in every replay (R40).
+
+Time controls (R36), as their canonical text (the records' ``time_control``, R38):
+
+- ``untimed``;
+- ``fischer T+I`` (main time T seconds, increment I seconds per turn) or ``fischer T+I max C``
+  (a clock never holds more than C seconds);
+- ``byoyomi T PxB`` (main time T, then P periods of B seconds; a period is used up only when a
+  turn overruns it);
+- ``correspondence Dd`` (D days per turn, 1..14; unused time is not carried over).
+
+The opening turn of each side has its own limit (live: 30 s, never charged to the main time;
+correspondence: the per-turn days); a side that does not complete it leaves the game aborted.
+Measured network lag may be credited: at most 1 s per turn, 3 s per game and side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+UNTIMED, FISCHER, BYOYOMI, CORRESPONDENCE = "untimed", "fischer", "byoyomi", "correspondence"
+KINDS = (UNTIMED, FISCHER, BYOYOMI, CORRESPONDENCE)
+
+SECOND = 1000
+DAY = 86_400 * SECOND
+OPENING_LIVE = 30 * SECOND  # R36: a live side's opening turn
+LAG_PER_TURN = 1 * SECOND  # R36: lag credit at most per turn ...
+LAG_PER_GAME = 3 * SECOND  # ... and per game (each side)
+ABSENCE_MAX = 180 * SECOND  # R37: the absence limit never exceeds 3 minutes
+
+# Allowed ranges (R36 leaves them to the site; these are lichess's and OGS's, roughly).
+MAIN_RANGE = (0, 3 * 3600)  # seconds of main time
+INCREMENT_RANGE = (0, 180)  # seconds per turn
+PERIODS_RANGE = (1, 10)
+PERIOD_RANGE = (5, 300)  # seconds per period
+DAYS_RANGE = (1, 14)  # R36
+
+
+class TimeControlError(ValueError):
+    """A time control that is malformed or out of its ranges; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """One of R36's time controls; build it with ``parse`` or the constructors below, which
+    check the ranges."""
+
+    kind: str = UNTIMED
+    main: int = 0  # seconds (fischer, byoyomi)
+    increment: int = 0  # seconds per turn (fischer)
+    cap: int | None = None  # seconds a fischer clock may hold at most
+    periods: int = 0  # byoyomi
+    period: int = 0  # seconds per byoyomi period
+    days: int = 0  # correspondence
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    # --- reading ------------------------------------------------------------------------------
+    @property
+    def timed(self) -> bool:
+        return self.kind != UNTIMED
+
+    @property
+    def live(self) -> bool:
+        """A live time control (the game is played in one sitting, players present)."""
+        return self.kind in (FISCHER, BYOYOMI)
+
+    @property
+    def opening_ms(self) -> int:
+        """R36: the limit of each side's opening turn."""
+        return self.days * DAY if self.kind == CORRESPONDENCE else OPENING_LIVE
+
+    @property
+    def absence_ms(self) -> int | None:
+        """R37: how long every connection of a player of a live timed game must be gone
+        before the opponent may claim (15 s + 5 x increment + 10% of main, at most 3 min);
+        None for untimed and correspondence games."""
+        if not self.live:
+            return None
+        return min(ABSENCE_MAX, 15 * SECOND + 5 * self.increment * SECOND
+                   + self.main * SECOND // 10)
+
+    def __str__(self) -> str:
+        if self.kind == FISCHER:
+            text = f"fischer {self.main}+{self.increment}"
+            return text if self.cap is None else f"{text} max {self.cap}"
+        if self.kind == BYOYOMI:
+            return f"byoyomi {self.main} {self.periods}x{self.period}"
+        if self.kind == CORRESPONDENCE:
+            return f"correspondence {self.days}d"
+        return UNTIMED
+
+    def label(self) -> str:
+        """A short human form: "3+2", "10 min + 3x30 s", "3 days per turn", "untimed"."""
+        if self.kind == FISCHER:
+            main = f"{self.main // 60}" if self.main % 60 == 0 else f"{self.main}s"
+            cap = f" (max {self.cap // 60} min)" if self.cap else ""
+            return f"{main}+{self.increment}{cap}"
+        if self.kind == BYOYOMI:
+            return f"{self.main // 60} min + {self.periods}x{self.period} s"
+        if self.kind == CORRESPONDENCE:
+            return f"{self.days} day{'s' if self.days > 1 else ''} per turn"
+        return "untimed"
+
+
+def _in(name: str, value: int, bounds: tuple[int, int], unit: str) -> None:
+    lo, hi = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise TimeControlError(f"{name} must be a whole number from {lo} to {hi} {unit}, "
+                               f"not {value!r}")
+
+
+def _check(tc: TimeControl) -> None:
+    if tc.kind not in KINDS:
+        raise TimeControlError(f"unknown time control {tc.kind!r} (known: {', '.join(KINDS)})")
+    if tc.kind == FISCHER:
+        _in("the main time", tc.main, MAIN_RANGE, "seconds")
+        _in("the increment", tc.increment, INCREMENT_RANGE, "seconds")
+        if tc.main + tc.increment == 0:
+            raise TimeControlError("a fischer clock needs some main time or an increment")
+        if tc.cap is not None:
+            _in("the cap", tc.cap, (max(1, tc.main), MAIN_RANGE[1]), "seconds")
+    elif tc.kind == BYOYOMI:
+        _in("the main time", tc.main, MAIN_RANGE, "seconds")
+        _in("the number of periods", tc.periods, PERIODS_RANGE, "periods")
+        _in("a period", tc.period, PERIOD_RANGE, "seconds")
+    elif tc.kind == CORRESPONDENCE:
+        _in("the days per turn", tc.days, DAYS_RANGE, "days")
+
+
+_FISCHER = re.compile(r"fischer (\d+)\+(\d+)(?: max (\d+))?")
+_BYOYOMI = re.compile(r"byoyomi (\d+) (\d+)x(\d+)")
+_CORR = re.compile(r"correspondence (\d+)d")
+
+
+def parse(text: Any) -> TimeControl:
+    """The time control written ``text`` (the canonical forms above; surrounding blanks and
+    case ignored), or ``TimeControlError`` saying what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise TimeControlError("a time control is text like 'fischer 180+2', 'byoyomi 600 "
+                               "3x30', 'correspondence 3d' or 'untimed'")
+    t = " ".join(text.lower().split())
+    if t == UNTIMED:
+        return TimeControl()
+    if m := _FISCHER.fullmatch(t):
+        cap = int(m[3]) if m[3] is not None else None
+        return TimeControl(FISCHER, main=int(m[1]), increment=int(m[2]), cap=cap)
+    if m := _BYOYOMI.fullmatch(t):
+        return TimeControl(BYOYOMI, main=int(m[1]), periods=int(m[2]), period=int(m[3]))
+    if m := _CORR.fullmatch(t):
+        return TimeControl(CORRESPONDENCE, days=int(m[1]))
+    raise TimeControlError(f"{text!r} is not a time control (try 'fischer 180+2', "
+                           "'byoyomi 600 3x30', 'correspondence 3d' or 'untimed')")
+
+
+#: The presets players are offered (lobby and challenge form), in order.
+PRESETS: tuple[tuple[str, str], ...] = (
+    ("fischer 180+2", "3+2 blitz"),
+    ("fischer 600+5", "10+5 rapid"),
+    ("fischer 1800+20", "30+20 classical"),
+    ("correspondence 1d", "1 day per turn"),
+    ("correspondence 3d", "3 days per turn"),
+    ("correspondence 7d", "7 days per turn"),
+    ("untimed", "untimed"),
+)
+
+
+def time_label(text: str) -> str:
+    """The short form of a time control written ``text`` (itself if it is not one)."""
+    try:
+        return parse(text).label()
+    except TimeControlError:
+        return text
+
+
+def ms(at: datetime) -> int:
+    """Milliseconds since the epoch of an aware datetime (the unit of every clock time)."""
+    return int(at.timestamp() * 1000)
+
+
+# --- the clock --------------------------------------------------------------------------------
+
+SIDES = ("I", "O")
+
+
+def _other(side: str) -> str:
+    return "O" if side == "I" else "I"
+
+
+class Clock:
+    """Both sides' clocks of one game: the time each has left, which one runs and since when.
+
+    Mutable, like the game state it belongs to (``play.games.talu.protocol.TaluState``), and
+    changed only by ``end_turn``, ``stop`` and ``resume``, each given the time it happens at.
+    ``remaining`` is each side's time as of the start of the running turn (the running side's
+    is what it had when its turn began); ``left`` gives it at any moment.
+    """
+
+    __slots__ = ("lag_used", "opening", "periods", "remaining", "running", "since", "tc")
+
+    def __init__(self, tc: TimeControl, started: int | None = None) -> None:
+        self.tc = tc
+        main = tc.main * SECOND if tc.kind in (FISCHER, BYOYOMI) else tc.days * DAY
+        self.remaining: dict[str, int] = {"I": main, "O": main}
+        self.periods: dict[str, int] = {"I": tc.periods, "O": tc.periods}
+        self.lag_used: dict[str, int] = {"I": 0, "O": 0}
+        self.opening: set[str] = {"I", "O"}  # sides yet to complete their opening turn
+        self.running: str | None = None
+        self.since: int = 0
+        if tc.timed and started is not None:
+            self.running, self.since = "I", started
+
+    # --- reading ------------------------------------------------------------------------------
+    def in_opening(self, side: str | None = None) -> bool:
+        side = side or self.running
+        return side in self.opening
+
+    def budget(self, side: str) -> int:
+        """Milliseconds ``side`` may use in its turn from its start, all included (main
+        time and every remaining period); its opening turn's own limit in its opening turn."""
+        if side in self.opening:
+            return self.tc.opening_ms
+        if self.tc.kind == BYOYOMI:
+            return self.remaining[side] + self.periods[side] * self.tc.period * SECOND
+        return self.remaining[side]
+
+    def deadline(self) -> int | None:
+        """When the running side's time is out (ms since the epoch), or None: no clock runs."""
+        if self.running is None:
+            return None
+        return self.since + self.budget(self.running)
+
+    def out(self, now: int) -> bool:
+        """Whether the running side's time is out at ``now``."""
+        d = self.deadline()
+        return d is not None and now >= d
+
+    def left(self, side: str, now: int) -> int:
+        """Milliseconds ``side`` has left in all at ``now`` (never below 0)."""
+        if side != self.running:
+            return self.budget(side)
+        return max(0, self.budget(side) - max(0, now - self.since))
+
+    # --- changing -----------------------------------------------------------------------------
+    def credit(self, side: str, lag: int) -> int:
+        """The lag credit ``side`` may have for a turn with ``lag`` ms of measured lag: at
+        most 1 s a turn and 3 s a game (R36)."""
+        return max(0, min(int(lag), LAG_PER_TURN, LAG_PER_GAME - self.lag_used[side]))
+
+    def end_turn(self, at: int, lag: int = 0) -> None:
+        """The running side ended its turn at ``at``: charge the turn (less the lag credit),
+        add the increment, start the other side's clock. A turn that began before ``at``
+        and overran the deadline is the caller's to refuse (``out``); here it leaves 0."""
+        side = self.running
+        if side is None:
+            return
+        credit = self.credit(side, lag)
+        self.lag_used[side] += credit
+        used = max(0, at - self.since - credit)
+        tc = self.tc
+        if side in self.opening:
+            self.opening.discard(side)  # never charged to the main time (R36)
+        elif tc.kind == FISCHER:
+            left = max(0, self.remaining[side] - used) + tc.increment * SECOND
+            if tc.cap is not None:
+                left = min(left, tc.cap * SECOND)
+            self.remaining[side] = left
+        elif tc.kind == BYOYOMI:
+            main = self.remaining[side]
+            if used <= main:
+                self.remaining[side] = main - used
+            else:
+                over = used - main
+                self.remaining[side] = 0
+                self.periods[side] = max(0, self.periods[side] - over // (tc.period * SECOND))
+        # correspondence: unused time is not carried over; the next turn has the days again
+        self.running, self.since = _other(side), at
+
+    def stop(self, at: int, flagged: str | None = None) -> None:
+        """No clock runs from ``at`` (the game ended, or was adjourned after the running side's
+        time was charged); ``flagged``: the side whose time ran out keeps 0."""
+        side = self.running
+        if side is not None and side not in self.opening and self.tc.kind != CORRESPONDENCE:
+            used = max(0, at - self.since)
+            if self.tc.kind == BYOYOMI and used > self.remaining[side]:
+                over = used - self.remaining[side]
+                self.periods[side] = max(0, self.periods[side] - over // (self.tc.period
+                                                                         * SECOND))
+                self.remaining[side] = 0
+            else:
+                self.remaining[side] = max(0, self.remaining[side] - used)
+        if flagged is not None:
+            self.remaining[flagged] = 0
+            self.periods[flagged] = 0
+        self.running = None
+        self.since = at
+
+    def resume(self, side: str, at: int) -> None:
+        """``side``'s clock runs again from ``at`` (after an adjournment)."""
+        self.running, self.since = side, at
+
+    def snapshot(self) -> dict[str, Any]:
+        """The clocks as clients get them (docs/protocol.md, "Clocks"): each side's budget as of
+        ``since`` (the running side's at the start of its turn), which runs, and the lag
+        credit used; with the frame's ``server_time`` a client draws a smooth countdown."""
+        return {
+            "control": str(self.tc),
+            "label": self.tc.label(),
+            "remaining": {s: self.budget(s) for s in SIDES},
+            "main": dict(self.remaining),
+            "periods": dict(self.periods) if self.tc.kind == BYOYOMI else None,
+            "period": self.tc.period * SECOND if self.tc.kind == BYOYOMI else None,
+            "running": self.running,
+            "since": self.since,
+            "deadline": self.deadline(),
+            "opening": sorted(self.opening),
+            "lag_credit": dict(self.lag_used),
+        }

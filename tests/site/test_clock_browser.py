@@ -1,0 +1,81 @@
+"""A clock visibly runs down in Chromium and the game ends on time (R36, R37).
+
+ann challenges ben to a custom 5+0 game; both play their opening turns (30 s each, never
+charged); then ann's 5 seconds run: her clock counts down on both boards (the running one
+highlighted, red under 10 s), nobody moves, and the server's worker flags her at the deadline:
+both pages say O won on time. The site runs as ``./dev serve`` does (``test_browser.site``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.site.test_browser import sign_up, site, wait_version  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.browser
+
+
+def _seconds(text: str) -> float:
+    """A clock's text ("0:05", "4.2") in seconds."""
+    if ":" in text:
+        m, s = text.split(":")[-2:]
+        return int(m) * 60 + float(s)
+    return float(text)
+
+
+def test_clock_runs_down_and_the_game_ends_on_time(site, browser, tmp_path):  # noqa: F811
+    from playwright.sync_api import expect
+
+    base, _ = site
+    ann_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ann, ben = ann_ctx.new_page(), ben_ctx.new_page()
+    ben.set_viewport_size({"width": 390, "height": 844})  # ben plays on a phone
+    sign_up(ann, base, "ann")
+    sign_up(ben, base, "ben")
+    ann.select_option("#id_side", "I")
+    ann.select_option("#id_time", "custom")
+    ann.fill("#id_custom_time", "fischer 5+0")
+    ann.fill("#id_opponent", "ben")
+    ann.click("#challenge-form button[type=submit]")
+    ben.goto(base + "/")
+    expect(ben.locator("[data-testid=time]").first).to_have_text("5s+0")
+    ben.click("[data-testid=accept-ann]")
+    ben.wait_for_url("**/games/**")
+    ann.wait_for_url("**/games/**", timeout=15000)
+    for page in (ann, ben):
+        expect(page.locator("#conn")).to_have_text("live")
+        expect(page.locator("[data-testid=clock-I]")).to_contain_text("first turn")
+
+    # Opening turns (not charged, R36): ann A2-A3 and end, ben H7-H6 and end.
+    version = 0
+    for page, frm, to in ((ann, "A2", "A3"), (ben, "H7", "H6")):
+        page.click(f'[data-square="{frm}"]')
+        page.click(f'[data-square="{to}"]')
+        version += 1
+        wait_version(page, version)
+        page.click("#end-turn")
+        version += 1
+        for p in (ann, ben):
+            wait_version(p, version)
+
+    # ann's 5 s run: her clock counts down on both boards, highlighted, low-time red.
+    clock_on_ben = ben.locator("[data-testid=clock-I]")
+    expect(clock_on_ben).to_have_class(re.compile(r"\brunning\b"))
+    expect(clock_on_ben).to_have_class(re.compile(r"\blow\b"))
+    first = _seconds(clock_on_ben.inner_text())
+    time.sleep(1.2)
+    second = _seconds(clock_on_ben.inner_text())
+    assert 0 < second < first <= 5.0, (first, second)
+    assert _seconds(ben.locator("[data-testid=clock-O]").inner_text()) == 5.0  # not running
+    ben.screenshot(path=str(tmp_path / "clock-running.png"))
+
+    for page in (ann, ben):
+        expect(page.locator("#result")).to_have_text(re.compile(r"^O won on time"),
+                                                     timeout=10000)
+        expect(page.locator("[data-testid=clock-I]")).to_have_text("0.0")
+    ben.screenshot(path=str(tmp_path / "clock-flagged.png"))
+    for ctx in (ann_ctx, ben_ctx):
+        ctx.close()
