@@ -79,9 +79,11 @@ def _engine_players(t: Tournament, round_number: int, pairable: list[str],
             if cell is None:
                 continue
             if cell.opponent is None:
-                # an unplayed round counts as a downfloat (C.04.3 A.4.b), like the checker
-                byes += 1
-                floats.append("down")
+                # a round without a game that scored points is a downfloat (C.04.3 A.4.b);
+                # only a bye worth a win stops a second one (C.04.1: bbpPairings' rules,
+                # where the library's own checker counts a zero- or half-point bye too)
+                byes += cell.code in ("U", "F")
+                floats.append("down" if cell.points > 0 else "none")
                 continue
             if cell.played:
                 colours.append("white" if cell.colour == "w" else "black")
