@@ -150,6 +150,17 @@ def pair_round(t: Tournament, absent: dict[str, str] | None = None) -> Round:
         else:
             games.append(Game(by_number[row["white_id"]], by_number[row["black_id"]],
                               board=len(games) + 1))
+    if sum(b.kind == "U" for b in byes) > len(pairable) % 2:
+        # the library falls back to several byes when no pairing exists; an event never does
+        raise PairingError(f"round {round_number} cannot be paired: too few players have "
+                           "not met (withdraw a player or end the event)")
+    had_bye = {k for k, rounds in t.cells().items()
+               if any(c.code in ("U", "F", "+") for c in rounds.values())}
+    if any(b.kind == "U" and b.player in had_bye for b in byes):
+        # C.04.1 d: the library hands out a second bye when nothing else pairs (bbpPairings
+        # says no valid pairing exists); an event never does
+        raise PairingError(f"round {round_number} cannot be paired: the only pairings give a "
+                           "second bye to a player (withdraw a player or end the event)")
     paired = {g.white for g in games} | {g.black for g in games} | {b.player for b in byes}
     if paired != set(pairable) | set(absent):
         raise PairingError(f"round {round_number} cannot be paired with every player "
