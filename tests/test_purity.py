@@ -4,7 +4,8 @@
 import subprocess
 import sys
 
-CORES = ("play.games", "registry.scoring", "registry.records", "talu_cli")
+CORES = ("play.games", "registry.scoring", "registry.records", "registry.events.pairing",
+         "talu_cli")
 
 
 def test_cores_import_without_django():
