@@ -24,6 +24,9 @@ from dataclasses import dataclass
 import rustworkx as rx
 
 ROUNDS = 20  # R44: phase 1 has 20 rounds
+VARIANT = "standard"  # R44: phase 1 is standard talu (R3 variant name)
+MODEL = "S3"  # R44: S3 for every player whatever their stratum
+GTT_MIN_RATING = 1500  # book 6.4.1.1: the GTT's entry condition (an event setting, R41)
 SAME_BODY_COST = 400  # R44: both registered by the same affiliated body
 FORBIDDEN_COST = 10_000  # R44: a forbidden pair when no matching avoids every one
 
@@ -62,6 +65,11 @@ class Round:
     bye: str | None
     cost: int  # the matching's total cost, penalties included
     forbidden_allowed: bool  # True when no matching avoided every forbidden pair
+
+
+def eligible(rating: int, min_rating: int | None = GTT_MIN_RATING) -> bool:
+    """Book 6.4.1.1 / R41: may a player rated ``rating`` at registration enter (None: open)?"""
+    return min_rating is None or rating >= min_rating
 
 
 def max_meetings(n: int) -> int:
