@@ -19,6 +19,12 @@ of it. Everything here keeps that cache equal to the function:
 Every writer holds one lock (a PostgreSQL advisory lock; SQLite serialises writers anyway), so
 two games ending at once or an annulment during a submission cannot interleave. The chronological
 key is ``(played_at, id)``.
+
+Rating phases (Hettlandic phase 1, R45; ``RatingPhase``) are entries of the same list: a closed
+phase stands at its opening (where its Ec ratings are read, no row) and at its close (one
+``PhaseRatingChange`` per participant); its games are not rated one by one. Keys are therefore
+``(at, kind, pk)`` with kind :data:`OPENING` < :data:`GAME` < :data:`CLOSING` at the same
+instant, and a recompute that starts inside a closed phase starts at its opening instead.
 """
 
 from __future__ import annotations
@@ -36,14 +42,17 @@ from django.utils import timezone
 
 from registry import bulk, figcache
 from registry.models import (
+    ArchivedGame,
+    PhaseRatingChange,
     Player,
     RatingChange,
-    RegistryGame,
+    RatingPhase,
     StratumRecord,
 )
 from registry.scoring import s3
 from registry.scoring.cascade import GameChange, PlayerState, RatedGame, apply_game
 from registry.scoring.figures import GameFigures, figures_from_tally
+from registry.scoring.phase import PhaseChange, PhaseStart, RatedPhase, apply_entry
 from registry.scoring.psf import ANPC_WINDOW
 from registry.scoring.tally import Tally
 
@@ -54,7 +63,13 @@ BATCH = 2000
 #: Progress callback: called with the number of games just handled (a tqdm's ``update``).
 Progress = Callable[[int], Any] | None
 
-RATED_Q = Q(status=RegistryGame.FINISHED, rated=True, winner__in=("I", "O"))
+DECIDED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
+#: The games rated one by one in the R30 list: decided, rated, in no rating phase (R45).
+RATED_Q = DECIDED_Q & Q(phase__isnull=True)
+
+#: Kinds of entries of the R30 list, in their order at one instant (R45).
+OPENING, GAME, CLOSING = -1, 0, 1
+Key = tuple[datetime, int, int]  # (at, kind, pk)
 
 
 @dataclass
@@ -173,8 +188,66 @@ def _after_q(played_at: datetime, pk: int) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
 
 
+def game_key(game: ArchivedGame) -> Key:
+    return (game.played_at, GAME, game.pk)
+
+
+def as_key(key: tuple) -> Key:
+    """A key as ``(at, kind, pk)``; a ``(played_at, pk)`` pair is a game's."""
+    return (key[0], GAME, key[1]) if len(key) == 2 else key  # type: ignore[return-value]
+
+
+def _games_from_q(key: Key) -> Q:
+    """Games at or after ``key``."""
+    at, kind, pk = key
+    if kind == GAME:
+        return Q(played_at__gt=at) | Q(played_at=at, pk__gte=pk)
+    return Q(played_at__gte=at) if kind == OPENING else Q(played_at__gt=at)
+
+
+def _closings_from_q(key: Key) -> Q:
+    at, kind, pk = key
+    same = Q(closed_at=at, pk__gte=pk) if kind == CLOSING else Q(closed_at=at)
+    return Q(status=RatingPhase.CLOSED) & (Q(closed_at__gt=at) | same)
+
+
+def _openings_from_q(key: Key) -> Q:
+    at, kind, pk = key
+    same = Q(opened_at=at, pk__gte=pk) if kind == OPENING else Q(pk__in=[])
+    return Q(status=RatingPhase.CLOSED) & (Q(opened_at__gt=at) | same)
+
+
+def _rc_before_q(key: Key) -> Q:
+    """Rating changes of games before ``key``."""
+    at, kind, pk = key
+    if kind == GAME:
+        return Q(played_at__lt=at) | Q(played_at=at, game_id__lt=pk)
+    return Q(played_at__lte=at) if kind == CLOSING else Q(played_at__lt=at)
+
+
+def _prc_before_q(key: Key) -> Q:
+    """Phase rating changes of closings before ``key``."""
+    at, kind, pk = key
+    if kind == CLOSING:
+        return Q(played_at__lt=at) | Q(played_at=at, phase_id__lt=pk)
+    return Q(played_at__lt=at)
+
+
 def _before_rc_q(played_at: datetime, game_pk: int) -> Q:
-    return Q(played_at__lt=played_at) | Q(played_at=played_at, game_id__lt=game_pk)
+    return _rc_before_q((played_at, GAME, game_pk))
+
+
+def expand_start(key: Key) -> Key:
+    """The earliest key from which a recompute starting at ``key`` must run: a closed phase
+    whose close is at or after ``key`` but whose opening is before it is replayed from its
+    opening (its Ec ratings are read there, R45)."""
+    while True:
+        straddling = (RatingPhase.objects.filter(_closings_from_q(key))
+                      .exclude(_openings_from_q(key)).order_by("opened_at", "pk")
+                      .values_list("opened_at", "pk").first())
+        if straddling is None:
+            return key
+        key = (straddling[0], OPENING, straddling[1])
 
 
 GAME_COLUMNS = ("pk", "player_i_id", "player_o_id", "scoring_model", "figures", "played_at")
@@ -216,10 +289,18 @@ def rate_finished_game(game: RegistryGame) -> Summary:
         hold_lock()
         if not game.counts_for_rating:
             return Summary()
-        later = (RegistryGame.objects.filter(RATED_Q)
-                 .filter(Q(player_i__in=[game.player_i_id, game.player_o_id])
-                         | Q(player_o__in=[game.player_i_id, game.player_o_id]))
-                 .filter(_after_q(game.played_at, game.pk)).exists())
+        if game.phase_id is not None:
+            # R45: a phase game moves nothing while its phase is open; a result that reaches
+            # a closed phase (an arbiter's late entry) rates the phase again
+            if RatingPhase.objects.filter(pk=game.phase_id, status=RatingPhase.OPEN).exists():
+                return Summary()
+            return recompute_from(game)
+        pair = [game.player_i_id, game.player_o_id]
+        later = (ArchivedGame.objects.filter(RATED_Q)
+                 .filter(Q(player_i__in=pair) | Q(player_o__in=pair))
+                 .filter(_after_q(game.played_at, game.pk)).exists()
+                 or PhaseRatingChange.objects.filter(player__in=pair,
+                                                     played_at__gte=game.played_at).exists())
         if later:
             return recompute_from(game)
         return _append(game)
@@ -275,25 +356,27 @@ def _advance_stratum_record(row: dict[str, Any]) -> None:
 # --- recompute ----------------------------------------------------------------------------------
 
 
-def _states_before(game_key: tuple[datetime, int] | None,
+def _states_before(game_key: tuple | None,
                    player_pks: set[int]) -> dict[int, PlayerState]:
     """Each player's state just before ``game_key`` (None: the very start, R26 defaults).
 
-    Read from the snapshot in the player's last earlier rating change; a row without one
-    (written before snapshots existed) falls back to a full in-memory cascade.
+    Read from the snapshot in the player's last earlier rating change (of a game or of a
+    phase's close, whichever is later); a row without one (written before snapshots existed)
+    falls back to a full in-memory cascade.
     """
     if game_key is None or not player_pks:
         return {}
-    played_at, game_pk = game_key
-    earlier = RatingChange.objects.filter(_before_rc_q(played_at, game_pk))
-    states: dict[int, PlayerState] = {}
+    key = as_key(game_key)
+    earlier = RatingChange.objects.filter(_rc_before_q(key))
+    found: dict[int, tuple[tuple, dict[str, Any] | None]] = {}
     pks = sorted(player_pks)
     for i in range(0, len(pks), BATCH):
         chunk = pks[i:i + BATCH]
+        cols = ("player_id", "played_at", "game_id", "figures")
         if connection.vendor == "postgresql":
             rows = (earlier.filter(player_id__in=chunk)
                     .order_by("player_id", "-played_at", "-game_id")
-                    .distinct("player_id").values_list("player_id", "figures"))
+                    .distinct("player_id").values_list(*cols))
         else:
             from django.db.models import OuterRef, Subquery
 
@@ -301,13 +384,21 @@ def _states_before(game_key: tuple[datetime, int] | None,
                     .order_by("-played_at", "-game_id").values("pk")[:1])
             ids = (Player.objects.filter(pk__in=chunk).annotate(rc=Subquery(last))
                    .exclude(rc=None).values_list("rc", flat=True))
-            rows = RatingChange.objects.filter(pk__in=list(ids)).values_list("player_id",
-                                                                              "figures")
-        for pk, figures in rows:
-            snap = (figures or {}).get("state")
-            if snap is None:
-                return _states_by_cascade(game_key, player_pks)
-            states[pk] = state_from_snapshot(pk, snap)
+            rows = RatingChange.objects.filter(pk__in=list(ids)).values_list(*cols)
+        for pk, at, game_pk, figures in rows:
+            found[pk] = ((at, GAME, game_pk), (figures or {}).get("state"))
+        # phases are few: every earlier close of these players, the latest kept
+        for pk, at, phase_pk, figures in (PhaseRatingChange.objects.filter(player_id__in=chunk)
+                                          .filter(_prc_before_q(key))
+                                          .values_list("player_id", "played_at", "phase_id",
+                                                       "figures")):
+            if pk not in found or found[pk][0] < (at, CLOSING, phase_pk):
+                found[pk] = ((at, CLOSING, phase_pk), (figures or {}).get("state"))
+    states: dict[int, PlayerState] = {}
+    for pk, (_, snap) in found.items():
+        if snap is None:
+            return _states_by_cascade(key, player_pks)
+        states[pk] = state_from_snapshot(pk, snap)
     return states
 
 
@@ -322,47 +413,96 @@ def _seeds(player_pks: set[int]) -> dict[int, PlayerState]:
     return out
 
 
-def _states_by_cascade(game_key: tuple[datetime, int],
-                       player_pks: set[int]) -> dict[int, PlayerState]:
-    played_at, game_pk = game_key
-    states: dict[int, PlayerState] = {}
-    seeded: set[int] = set()
-    rows = (RegistryGame.objects.filter(RATED_Q).exclude(_after_q(played_at, game_pk))
-            .exclude(pk=game_pk).order_by("played_at", "id")
-            .values_list(*GAME_COLUMNS))
-    rows = list(rows)
-    tallies = _stale_tallies(rows)
-    for row in rows:
-        fresh = {row[1], row[2]} - seeded
-        if fresh:
-            states.update(_seeds(fresh))
-            seeded |= fresh
-        apply_game(states, _cascade_game(row, tallies)[0])
+def _states_by_cascade(game_key: tuple, player_pks: set[int]) -> dict[int, PlayerState]:
+    """The states just before ``game_key`` by replaying every entry before it (the fallback
+    for rating changes stored without a snapshot)."""
+    key = as_key(game_key)
+    entries, rows, phase_rows = _entries(None, key)
+    tallies = _stale_tallies(rows + [r for rs in phase_rows.values() for r in rs])
+    states = _seeds(_participants(rows, phase_rows))
+    starts: dict[Any, dict[Any, int]] = {}
+    for _, kind, obj in entries:
+        apply_entry(states, _entry(kind, obj, phase_rows, tallies)[0], starts)
     return {pk: s for pk, s in states.items() if pk in player_pks}
 
 
-def recompute_from(game: RegistryGame | None, progress: Progress = None,
-                   *, start_key: tuple[datetime, int] | None = None) -> Summary:
-    """R30: re-rate every rated game from ``game`` (inclusive) on, for every player.
+def _entries(start: Key | None, end: Key | None = None
+             ) -> tuple[list[tuple[Key, int, Any]], list[tuple], dict[int, list[tuple]]]:
+    """The R30 list from ``start`` (inclusive) to ``end`` (exclusive; None: both open):
+    ``(key, kind, row-or-phase)`` in order, the game rows, and the rows of each closing
+    phase's games."""
+    games = ArchivedGame.objects.filter(RATED_Q)
+    closings = RatingPhase.objects.filter(status=RatingPhase.CLOSED)
+    openings = RatingPhase.objects.filter(status=RatingPhase.CLOSED)
+    if start is not None:
+        games = games.filter(_games_from_q(start))
+        closings = closings.filter(_closings_from_q(start))
+        openings = openings.filter(_openings_from_q(start))
+    if end is not None:
+        games = games.exclude(_games_from_q(end))
+        closings = closings.exclude(_closings_from_q(end))
+        openings = openings.exclude(_openings_from_q(end))
+    rows = list(games.order_by("played_at", "id").values_list(*GAME_COLUMNS))
+    closing = list(closings)
+    opening = list(openings)
+    phase_rows: dict[int, list[tuple]] = {}
+    phases = {p.pk for p in closing} | {p.pk for p in opening}
+    if phases:
+        for row in (ArchivedGame.objects.filter(DECIDED_Q, phase__in=phases)
+                    .order_by("played_at", "id").values_list(*GAME_COLUMNS, "phase_id")):
+            phase_rows.setdefault(row[-1], []).append(row[:-1])
+    entries: list[tuple[Key, int, Any]] = [((r[5], GAME, r[0]), GAME, r) for r in rows]
+    entries += [((p.opened_at, OPENING, p.pk), OPENING, p) for p in opening]
+    entries += [((p.closed_at, CLOSING, p.pk), CLOSING, p) for p in closing]
+    entries.sort(key=lambda e: e[0])
+    return entries, rows, phase_rows
+
+
+def _participants(rows: list[tuple], phase_rows: dict[int, list[tuple]]) -> set[int]:
+    out: set[int] = set()
+    for r in rows:
+        out.add(r[1])
+        out.add(r[2])
+    for rs in phase_rows.values():
+        for r in rs:
+            out.add(r[1])
+            out.add(r[2])
+    return out
+
+
+def _entry(kind: int, obj: Any, phase_rows: dict[int, list[tuple]],
+           tallies: dict[int, dict[str, Any]], stale: list[dict[str, Any]] | None = None
+           ) -> tuple[Any, Any]:
+    """One entry of :func:`_entries` as the pure cascade's (and a game's figures)."""
+    if kind == GAME:
+        return _cascade_game(obj, tallies, stale)
+    games = tuple(_cascade_game(r, tallies, stale)[0] for r in phase_rows.get(obj.pk, []))
+    if kind == OPENING:
+        return PhaseStart(obj.pk, RatedPhase(obj.pk, games).players), None
+    return RatedPhase(obj.pk, games), None
+
+
+def recompute_from(game: ArchivedGame | None, progress: Progress = None,
+                   *, start_key: tuple | None = None) -> Summary:
+    """R30: re-rate every entry of the list from ``game`` (inclusive) on, for every player.
 
     ``game`` None means from the very first game (a full recompute). ``start_key`` overrides
-    the starting point (a correction that moves a game earlier starts there).
+    the starting point (a correction that moves a game earlier starts there; a phase's
+    close starts at its opening): ``(played_at, pk)`` of a game or an ``(at, kind, pk)`` key.
+    A start inside a closed phase moves back to the phase's opening (R45).
     """
     with transaction.atomic():
         hold_lock()
-        key = start_key or (None if game is None else (game.played_at, game.pk))
-        games = RegistryGame.objects.filter(RATED_Q)
-        if key is not None:
-            games = games.filter(_after_q(*key) | Q(played_at=key[0], pk=key[1]))
-        rows = list(games.order_by("played_at", "id").values_list(*GAME_COLUMNS))
-        involved: set[int] = set()
-        for r in rows:
-            involved.add(r[1])
-            involved.add(r[2])
+        key = start_key or (None if game is None else game_key(game))
+        key = None if key is None else expand_start(as_key(key))
+        entries, rows, phase_rows = _entries(key)
+        involved = _participants(rows, phase_rows)
         # The rating changes now stored from the start key on (of any game, counted or not).
         existing_q = RatingChange.objects.all()
+        existing_phase_q = PhaseRatingChange.objects.all()
         if key is not None:
-            existing_q = existing_q.exclude(_before_rc_q(*key))
+            existing_q = existing_q.exclude(_rc_before_q(key))
+            existing_phase_q = existing_phase_q.exclude(_prc_before_q(key))
         if game is not None:
             involved.add(game.player_i_id)
             involved.add(game.player_o_id)
@@ -370,31 +510,105 @@ def recompute_from(game: RegistryGame | None, progress: Progress = None,
             involved |= set(Player.objects.values_list("pk", flat=True))
         if key is not None:  # (a full recompute takes every player below)
             involved |= set(existing_q.values_list("player_id", flat=True).distinct())
+            involved |= set(existing_phase_q.values_list("player_id", flat=True).distinct())
         states = _states_before(key, involved)
         start_states = {**_seeds(involved - set(states)), **states}
         states = {pk: s.copy() for pk, s in start_states.items()}
 
         new_rows: dict[tuple[int, int], dict[str, Any]] = {}
+        new_phase_rows: dict[tuple[int, int], dict[str, Any]] = {}
+        history: list[tuple] = []  # (player, at, kind, pk, stratum, old, after, games, wins,
+        #                             promoted_to, promoting game) in list order
         stale: list[dict[str, Any]] = []
-        tallies = _stale_tallies(rows)
-        for n, row in enumerate(rows, 1):
-            record, figures = _cascade_game(row, tallies, stale)
-            change = apply_game(states, record)
-            for r in _rows_of(change, figures, row[0], row[5], states):
-                new_rows[(r["game_id"], r["player_id"])] = r
-            if progress is not None and n % 1000 == 0:
-                progress(1000)
-        if progress is not None:
-            progress(len(rows) % 1000)
-        bulk.update_rows(RegistryGame, stale, ("figures",))
+        tallies = _stale_tallies(rows + [r for rs in phase_rows.values() for r in rs])
+        starts: dict[Any, dict[Any, int]] = {}
+        n = 0
+        for (at, kind, pk), _, obj in entries:
+            entry, figures = _entry(kind, obj, phase_rows, tallies, stale)
+            change = apply_entry(states, entry, starts)
+            if isinstance(change, GameChange):
+                for r in _rows_of(change, figures, pk, at, states):
+                    new_rows[(r["game_id"], r["player_id"])] = r
+                    history.append((r["player_id"], at, GAME, pk, r["stratum"], r["old_rating"],
+                                    r["rating_after"], 1, int(r["won"]), r["promoted_to"], pk))
+                n += 1
+            elif isinstance(change, PhaseChange):
+                for r in _phase_rows_of(change, pk, at, states):
+                    new_phase_rows[(pk, r["player_id"])] = r
+                    history.append((r["player_id"], at, CLOSING, pk, r["stratum"],
+                                    r["old_rating"], r["rating_after"], r["games"], r["wins"],
+                                    r["promoted_to"], None))
+                n += len(phase_rows.get(pk, []))
+            if progress is not None and n >= 1000:
+                progress(n)
+                n = 0
+        if progress is not None and n:
+            progress(n)
+        bulk.update_rows(ArchivedGame, stale, ("figures",))
         summary = _write_rows(existing_q, new_rows)
-        summary.games_rerated = len(rows)
+        summary.rows_written += _write_phase_rows(existing_phase_q, new_phase_rows)
+        summary.games_rerated = len(rows) + sum(len(phase_rows.get(ph, []))
+                                                for ph in {ph for ph, _ in new_phase_rows})
         _write_players(states, summary)
         if key is None:  # every rating change is in memory: no need to read them back
-            rebuild_stratum_records(involved, rows=new_rows.values())
+            rebuild_stratum_records(involved, rows=history)
         else:
             rebuild_stratum_records(involved)
     return summary
+
+
+def _phase_rows_of(change: PhaseChange, phase_pk: int, closed_at: datetime,
+                   states: dict[int, PlayerState]) -> list[dict[str, Any]]:
+    """The ``PhaseRatingChange`` rows of a phase's close: every phase game's figures."""
+    rows = []
+    for pid, side in change.sides.items():
+        rows.append({
+            "player_id": pid, "phase_id": phase_pk, "stratum": side.stratum,
+            "start_rating": side.start_rating, "old_rating": side.old,
+            "new_rating": side.new, "rating_after": side.rating_after, "games": len(side.games),
+            "wins": side.wins, "final_coefficient": side.final_coefficient,
+            "victory_score": side.victory_score, "promoted_to": side.promoted_to,
+            "played_at": closed_at,
+            "figures": {
+                "model": "S3",
+                "games": [{"game": g.game_id, "side": g.side, "opponent": g.opponent,
+                           "own_rating": g.own_rating, "opponent_rating": g.opponent_rating,
+                           "won": g.won, "npc": g.npc, "ec": g.ec, "apc": g.apc}
+                          for g in side.games],
+                "state": snapshot(states[pid]),
+            },
+        })
+    return rows
+
+
+PHASE_ROW_FIELDS = ("stratum", "start_rating", "old_rating", "new_rating", "rating_after",
+                    "games", "wins", "final_coefficient", "victory_score", "promoted_to",
+                    "played_at", "figures")
+
+
+def _write_phase_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> int:
+    """Make the stored phase rating changes from the start key on equal ``new_rows`` (a few
+    hundred rows per phase: the plain ORM is enough). How many rows were written."""
+    to_update: list[dict[str, Any]] = []
+    to_delete: list[int] = []
+    seen: set[tuple[int, int]] = set()
+    for pk, phase_pk, player_pk, *rest in existing_q.values_list(
+            "pk", "phase_id", "player_id", *PHASE_ROW_FIELDS).iterator(chunk_size=BATCH):
+        want = new_rows.get((phase_pk, player_pk))
+        if want is None:
+            to_delete.append(pk)
+            continue
+        seen.add((phase_pk, player_pk))
+        if any(want[f] != v for f, v in zip(PHASE_ROW_FIELDS, rest, strict=True)):
+            to_update.append({"pk": pk, **want})
+    bulk.delete_pks(PhaseRatingChange, to_delete)
+    if to_update:
+        PhaseRatingChange.objects.bulk_update(
+            [PhaseRatingChange(pk=r["pk"], **{f: r[f] for f in PHASE_ROW_FIELDS})
+             for r in to_update], list(PHASE_ROW_FIELDS), batch_size=500)
+    creates = [PhaseRatingChange(**r) for k, r in new_rows.items() if k not in seen]
+    PhaseRatingChange.objects.bulk_create(creates, batch_size=BATCH)
+    return len(to_delete) + len(to_update) + len(creates)
 
 
 def _write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> Summary:
@@ -485,10 +699,11 @@ SR_FIELDS = ("player_id", "stratum", "games", "wins", "rating_start", "rating_en
 
 
 def rebuild_stratum_records(player_pks: Iterable[int],
-                            rows: Iterable[dict[str, Any]] | None = None) -> None:
+                            rows: Iterable[tuple] | None = None) -> None:
     """Rebuild the per-stratum history (R26, book 6.2.3) of these players from their
-    rating changes (read from the database, or ``rows`` when all of them are at hand): one
-    row per stratum reached, closed by the game that promoted them."""
+    rating changes, of games and of phases (read from the database, or ``rows`` when all of
+    them are at hand, as :func:`recompute_from`'s ``history`` tuples): one row per stratum
+    reached, closed by the game (or phase) that promoted them."""
     pks = list(player_pks)
     created = {}
     for i in range(0, len(pks), BATCH):
@@ -497,17 +712,28 @@ def rebuild_stratum_records(player_pks: Iterable[int],
     if rows is None:
         def changes() -> Iterator[tuple]:
             for i in range(0, len(pks), BATCH):
-                yield from (RatingChange.objects.filter(player_id__in=pks[i:i + BATCH])
-                            .order_by("player_id", "played_at", "game_id")
-                            .values_list("player_id", "game_id", "stratum", "old_rating",
-                                         "rating_after", "won", "promoted_to", "played_at"))
+                chunk = pks[i:i + BATCH]
+                phases: dict[int, list[tuple]] = {}
+                for pk, at, ph, st, old, after, games, wins, promoted_to in (
+                        PhaseRatingChange.objects.filter(player_id__in=chunk).values_list(
+                            "player_id", "played_at", "phase_id", "stratum", "old_rating",
+                            "rating_after", "games", "wins", "promoted_to")):
+                    phases.setdefault(pk, []).append((pk, at, CLOSING, ph, st, old, after,
+                                                      games, wins, promoted_to, None))
+                if not phases:
+                    yield from _game_history(chunk)
+                    continue
+                by_player: dict[int, list[tuple]] = {}
+                for row in _game_history(chunk):
+                    by_player.setdefault(row[0], []).append(row)
+                for pk in sorted(set(by_player) | set(phases)):
+                    yield from sorted(by_player.get(pk, []) + phases.get(pk, []),
+                                      key=lambda r: (r[1], r[2], r[3]))
         source: Iterable[tuple] = changes()
     else:  # in chronological order already (the cascade's)
-        source = ((r["player_id"], r["game_id"], r["stratum"], r["old_rating"],
-                   r["rating_after"], r["won"], r["promoted_to"], r["played_at"])
-                  for r in rows)
+        source = rows
     history: dict[int, list[dict[str, Any]]] = {}
-    for pk, game_pk, stratum, old, after, won, promoted_to, at in source:
+    for pk, at, _, _, stratum, old, after, games, wins, promoted_to, by_game in source:
         recs = history.setdefault(pk, [])
         if not recs or recs[-1]["ended"] is not None:
             recs.append({"player_id": pk, "stratum": stratum, "games": 0, "wins": 0,
@@ -515,12 +741,12 @@ def rebuild_stratum_records(player_pks: Iterable[int],
                          "started": recs[-1]["ended"] if recs else created[pk],
                          "ended": None, "promoted_by_id": None})
         cur = recs[-1]
-        cur["games"] += 1
-        cur["wins"] += int(won)
+        cur["games"] += games
+        cur["wins"] += wins
         cur["rating_end"] = after
         if promoted_to is not None:
             cur["ended"] = at
-            cur["promoted_by_id"] = game_pk
+            cur["promoted_by_id"] = by_game  # None for a phase
     flat = [r for recs in history.values() for r in recs]
     for recs in history.values():  # the stratum a promotion led to, still without a game
         last = recs[-1]
@@ -533,6 +759,16 @@ def rebuild_stratum_records(player_pks: Iterable[int],
                ) if len(pks) <= BATCH else _stratum_pks(pks)
     bulk.delete_pks(StratumRecord, old)
     bulk.insert_rows(StratumRecord, flat, SR_FIELDS)
+
+
+def _game_history(chunk: list[int]) -> Iterator[tuple]:
+    """The players' game rating changes as history tuples, by player then in list order."""
+    for pk, game_pk, stratum, old, after, won, promoted_to, at in (
+            RatingChange.objects.filter(player_id__in=chunk)
+            .order_by("player_id", "played_at", "game_id")
+            .values_list("player_id", "game_id", "stratum", "old_rating", "rating_after", "won",
+                         "promoted_to", "played_at")):
+        yield (pk, at, GAME, game_pk, stratum, old, after, 1, int(won), promoted_to, game_pk)
 
 
 def _stratum_pks(pks: list[int]) -> list[int]:

@@ -192,6 +192,10 @@ class RegistryGame(models.Model):
     revision = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    #: The rating phase the game belongs to (Hettlandic phase 1, R45): such a game is not
+    #: rated on its own but in its phase's one entry of the R30 list, when the phase closes.
+    phase = models.ForeignKey("RatingPhase", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="games")
 
     class Meta:
         indexes = [
@@ -221,7 +225,8 @@ class RegistryGame(models.Model):
 
     @property
     def counts_for_rating(self) -> bool:
-        """In the R30 list: finished, rated, not annulled, with a winner (R12)."""
+        """In the R30 list: finished, rated, not annulled, with a winner (R12) (a phase game
+        through its phase's entry, R45)."""
         return self.status == self.FINISHED and self.rated and self.winner in ("I", "O")
 
 
@@ -314,7 +319,8 @@ class AuditEntry(models.Model):
     """Who changed what in the registry, and when (append-only: never updated or deleted)."""
 
     SUBMIT, ANNUL, CORRECT, RECOMPUTE = "submit", "annul", "correct", "recompute"
-    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE)]
+    PHASE = "phase"  # a rating phase closed (R45)
+    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, PHASE)]
 
     created = models.DateTimeField(auto_now_add=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -339,3 +345,64 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("audit entries are append-only")
+
+
+class RatingPhase(models.Model):
+    """A rating event: games rated together as one entry of the R30 list (Hettlandic phase 1,
+    R45). While it is open nothing moves; closing it updates every participant once, by their
+    final coefficient. An event (R41) that runs a Hettlandic phase points at one of these.
+
+    In the chronological list the phase stands twice: at ``opened_at`` (where its Ec ratings
+    are read) and at ``closed_at`` (its one rating entry). ``registry.phases`` opens and
+    closes it; ``registry.ledger`` rates it.
+    """
+
+    OPEN, CLOSED = "open", "closed"
+    STATUSES = [(OPEN, OPEN), (CLOSED, CLOSED)]
+
+    name = models.CharField(max_length=200)
+    body = models.ForeignKey(AffiliatedBody, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="rating_phases")
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "closed_at"], name="ratingphase_status_closed")]
+
+    def __str__(self) -> str:
+        return f"rating phase {self.name} ({self.status})"
+
+
+class PhaseRatingChange(models.Model):
+    """One participant's rating change from a closed phase (R45), with the figures of every
+    phase game (NPc, Ec, APc) and the state snapshot the ledger starts from after it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE,
+                               related_name="phase_rating_changes")
+    phase = models.ForeignKey(RatingPhase, on_delete=models.CASCADE,
+                              related_name="rating_changes")
+    stratum = models.PositiveSmallIntegerField()  # at the close, before any promotion
+    start_rating = models.BigIntegerField()  # at the opening: the phase's Ec rating
+    old_rating = models.BigIntegerField()  # at the close
+    new_rating = models.BigIntegerField()  # old x final coefficient (R45)
+    rating_after = models.BigIntegerField()  # the new base when promoted (R26)
+    games = models.PositiveIntegerField()  # decided phase games, counted for R26
+    wins = models.PositiveIntegerField()
+    final_coefficient = models.FloatField()
+    victory_score = models.IntegerField()  # R28
+    promoted_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    figures = models.JSONField(default=dict)
+    played_at = models.DateTimeField()  # the phase's close: its place in the R30 list
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "phase"],
+                                               name="one_change_per_phase")]
+        indexes = [models.Index(fields=["player", "played_at"], name="phasechange_player_at")]
+        ordering = ["played_at", "phase_id"]
+
+    @property
+    def delta(self) -> int:
+        return self.new_rating - self.old_rating
