@@ -1,6 +1,6 @@
 from django.urls import path
 
-from play import views
+from play import views, views_games, views_learn
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -9,4 +9,12 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
+    # issue 24: a newcomer's first game
+    path("games/<uuid:game_id>/review.json", views_games.game_review, name="game_review"),
+    path("games/<uuid:game_id>/rematch/", views_games.rematch, name="rematch"),
+    path("games/mine/", views_games.my_games, name="my_games"),
+    path("rules/", views_learn.rules, name="rules"),
+    path("learn/", views_learn.lesson_list, name="lessons"),
+    path("learn/<slug:slug>/", views_learn.lesson_page, name="lesson"),
+    path("learn/<slug:slug>/try.json", views_learn.lesson_try, name="lesson_try"),
 ]

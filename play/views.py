@@ -27,11 +27,17 @@ def lobby(request):
         "finished": Game.objects.filter(status=Game.FINISHED)
         .select_related("player_i", "player_o").order_by("-finished")[:10],
     }
+    # A finished game worth watching for a newcomer: the longest of the recent ones (a real
+    # game, not a three-pass forfeit; the demo data's sample is one).
+    recent = Game.objects.filter(status=Game.FINISHED).order_by("-created").only(
+        "uuid", "version")[:50]  # the (status, -created) index: no scan of every game
+    ctx["demo_game"] = max(recent, key=lambda g: g.version, default=None)
     if user.is_authenticated:
         ctx["mine"] = Challenge.objects.filter(creator=user, status=Challenge.OPEN)
-        ctx["my_games"] = Game.objects.filter(
+        ctx["my_games"] = list(Game.objects.filter(
             Q(player_i=user) | Q(player_o=user), status=Game.LIVE
-        ).select_related("player_i", "player_o")
+        ).select_related("player_i", "player_o"))
+        ctx["my_game_ids"] = [str(g.uuid) for g in ctx["my_games"]]
     return render(request, "play/lobby.html", ctx)
 
 

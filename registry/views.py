@@ -93,7 +93,9 @@ def profile(request, player_id: str):
     own = request.user.is_authenticated and player.user_id == request.user.pk
     return render(request, "registry/profile.html", {
         "p": player,
-        "anpc_form": AnpcForm(initial={"anpc": player.anpc}) if own else None,
+        # aNPc moves only the S3 performance safety floor (R27): offered to S3 players only.
+        "anpc_form": AnpcForm(initial={"anpc": player.anpc}) if own and player.stratum == 3
+        else None,
         "m": profile_of(player),
         "changes": changes,
         "chart": rating_chart(_thin(points)),

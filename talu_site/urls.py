@@ -1,7 +1,9 @@
 """URL map: accounts, lobby and games (play), profiles (registry), admin, the REST API."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from talu_site.health import healthz
@@ -9,6 +11,8 @@ from talu_site.health import healthz
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico whatever the page says (it was a 404, issue 24).
+    path("favicon.ico", RedirectView.as_view(url=static("play/favicon.svg"), permanent=True)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("registry.api.urls")),

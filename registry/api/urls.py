@@ -24,6 +24,7 @@ class KeyConverter:
 register_converter(KeyConverter, "key")
 
 urlpatterns = [
+    path("", views.ApiIndex.as_view(), name="index"),
     path("players/", views.PlayerList.as_view(), name="player-list"),
     path("players/<key:player_id>/", views.PlayerDetail.as_view(), name="player-detail"),
     path("players/<key:player_id>/ratings/", views.PlayerRatings.as_view(),

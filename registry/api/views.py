@@ -437,3 +437,22 @@ class BodyDetail(generics.RetrieveAPIView):
     serializer_class = s.BodyDetailSerializer
     queryset = AffiliatedBody.objects.all()
     lookup_field = "registrar_id"
+
+
+@extend_schema(tags=["index"], summary="What the API holds, with links",
+               responses={200: OpenApiTypes.OBJECT})
+class ApiIndex(APIView):
+    """``/api/v1/`` itself: the collections and where the schema and its docs are (issue 24:
+    the root was a 404)."""
+
+    def get(self, request):
+        def url(path: str) -> str:
+            return request.build_absolute_uri(path)
+
+        return Response({
+            "name": "talu registry API", "version": "v1",
+            "schema": url("/api/schema/"), "docs": url("/api/docs/"),
+            "players": url("/api/v1/players/"), "games": url("/api/v1/games/"),
+            "bodies": url("/api/v1/bodies/"),
+            "leaderboards": [url(f"/api/v1/leaderboards/S{n}/") for n in (1, 2, 3)],
+        })

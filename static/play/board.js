@@ -19,58 +19,16 @@
   };
 
   // ---------------------------------------------------------------------------------- geometry
-  function fileName(i) { return String.fromCharCode(65 + i); }
-  function squareName(f, r) { return fileName(f) + (r + 1); }
-  function parseSquare(sq) { return [sq.charCodeAt(0) - 65, parseInt(sq.slice(1), 10) - 1]; }
-
-  // Own home row at the bottom: I (rank 1 home) sees rank N at the top; O sees rank 1 at the
-  // top with files mirrored. Spectators see I's view.
-  function layout(files, ranks) {
-    var rows = [];
-    var flip = mySide === "O";
-    for (var y = 0; y < ranks; y++) {
-      var row = [];
-      for (var x = 0; x < files; x++) {
-        var f = flip ? files - 1 - x : x;
-        var r = flip ? y : ranks - 1 - y;
-        row.push(squareName(f, r));
-      }
-      rows.push(row);
-    }
-    return rows;
-  }
-
-  var built = null; // "files x ranks" the grid was built for
-  var cells = {};
+  // The grid, its coordinates and the path layer are drawn by boardview.js (shared with the
+  // rules page, the lessons and the review).
+  var T = window.Talu;
+  var view = new T.BoardView(boardEl, {flip: mySide === "O"});
+  var cells = view.cells;
 
   function buildBoard(files, ranks) {
-    var key = files + "x" + ranks;
-    if (built === key) return;
-    built = key;
-    boardEl.innerHTML = "";
-    cells = {};
-    boardEl.style.setProperty("--files", files);
-    var rows = layout(files, ranks);
-    rows.forEach(function (row, y) {
-      var tr = document.createElement("div");
-      tr.className = "row";
-      tr.setAttribute("role", "row");
-      row.forEach(function (sq, x) {
-        var fr = parseSquare(sq);
-        var b = document.createElement("button");
-        b.type = "button";
-        b.className = "sq " + ((fr[0] + fr[1]) % 2 === 0 ? "light" : "dark"); // R1: A1 light
-        b.dataset.square = sq;
-        b.setAttribute("role", "gridcell");
-        b.tabIndex = -1;
-        b.dataset.x = x; b.dataset.y = y;
-        if (y === rows.length - 1) b.dataset.file = sq[0];
-        if (x === 0) b.dataset.rank = sq.slice(1);
-        tr.appendChild(b);
-        cells[sq] = b;
-      });
-      boardEl.appendChild(tr);
-    });
+    if (!view.build(files, ranks)) return;
+    cells = view.cells;
+    var rows = view.rows;
     var first = rows[rows.length - 1][0];
     st.focus = st.focus && cells[st.focus] ? st.focus : first;
     cells[st.focus].tabIndex = 0;
@@ -94,9 +52,10 @@
     buildBoard(s.files, s.ranks);
     root.dataset.version = st.version;
     root.dataset.toMove = s.side_to_move || "";
-    var pieces = {};
-    s.board.I.forEach(function (q) { pieces[q] = "I"; });
-    s.board.O.forEach(function (q) { pieces[q] = "O"; });
+    root.dataset.finished = s.outcome ? "1" : "";
+    if (st.frame) { renderFrame(st.frame); return; }
+    root.dataset.reviewing = "";
+    var pieces = T.piecesOf(s.board);
     var dests = {}, targets = {}, exitSq = {}, movable = {};
     if (st.selected) {
       stepsFrom(st.selected).forEach(function (x) {
@@ -110,51 +69,48 @@
     var thr = marks ? set(s.threatened.I.concat(s.threatened.O)) : {};
     var honor = set(s.honor_targets || []);
     var inv = set((s.invaders.I || []).concat(s.invaders.O || []));
-    Object.keys(cells).forEach(function (sq) {
-      var b = cells[sq];
-      var p = pieces[sq] || "";
-      var cls = ["sq", b.classList.contains("light") ? "light" : "dark"];
-      if (p) cls.push("has-" + p);
+    view.draw(pieces, function (sq) {
+      var cls = [], label = "";
       if (st.selected === sq) cls.push("selected");
-      if (dests[sq]) cls.push("dest");
-      if (targets[sq]) cls.push("target");
-      if (exitSq[sq]) cls.push("exit");
+      if (dests[sq]) { cls.push("dest"); label += ", move here"; }
+      if (targets[sq]) { cls.push("target"); label += ", capture"; }
+      if (exitSq[sq]) { cls.push("exit"); label += ", exit here"; }
       if (movable[sq]) cls.push("movable");
       if (ovI[sq]) cls.push("ov-I");
       if (ovO[sq]) cls.push("ov-O");
-      if (thr[sq]) cls.push("threatened");
+      if (thr[sq]) { cls.push("threatened"); label += ", threatened"; }
       if (honor[sq] || inv[sq]) cls.push("invader");
-      b.className = cls.join(" ");
-      b.dataset.piece = p;
-      b.innerHTML = p ? '<span class="piece piece-' + p + '" aria-hidden="true"></span>' : "";
-      var label = sq + (p ? ", " + (p === "I" ? "light" : "dark") + " piece" : ", empty");
-      if (dests[sq]) label += ", move here";
-      if (targets[sq]) label += ", capture";
-      if (exitSq[sq]) label += ", exit here";
-      if (thr[sq]) label += ", threatened";
       if (honor[sq]) label += ", invader (honor rule)";
-      b.setAttribute("aria-label", label);
+      return {cls: cls, label: label};
     });
+    if (cells[st.focus]) cells[st.focus].tabIndex = 0;
+    drawTurns(s);
     // players, top and bottom
     var bottomSide = mySide === "O" ? "O" : "I", topSide = bottomSide === "I" ? "O" : "I";
     $("pl-top").innerHTML = playerLine(topSide);
     $("pl-bottom").innerHTML = playerLine(bottomSide);
-    // counter, buttons
+    // counter, buttons: only a player of a live game has them (finding 9)
     var mine = myTurn() && !st.pending;
+    var playing = !!mySide && !s.outcome;
     $("counter").textContent = s.outcome ? "" :
-      "Round " + s.round + " · " + s.side_to_move + " to move · step " + s.steps_used + "/" + s.steps_per_turn +
-      " (" + s.steps_left + " left)";
+      "Round " + s.round + " · " + T.sideName(s.side_to_move) + " to move · step " + s.steps_used + "/" +
+      s.steps_per_turn + " (" + s.steps_left + " left)";
+    $("controls").hidden = !playing;
+    $("board-hint").hidden = !playing;
     $("end-turn").disabled = !(mine && hasKind("end"));
     $("pass").disabled = !(mine && hasKind("pass"));
     $("stay").hidden = !(mine && hasKind("stay"));
-    $("resign").disabled = !!s.outcome || !mySide;
+    $("resign").disabled = !playing;
+    $("passes").textContent = s.outcome ? "" : passesText(s);
     // status
     var status;
     if (s.outcome) status = resultText(s.outcome);
-    else if (!mySide) status = (s.side_to_move === "I" ? "I (light)" : "O (dark)") + " to move";
+    else if (!mySide) status = cap(T.sideName(s.side_to_move)) + " to move";
     else if (myTurn()) status = st.pending ? "Sending…" : "Your turn";
-    else status = "Waiting for " + s.side_to_move;
-    $("status").textContent = status;
+    else status = "Waiting for " + T.sideName(s.side_to_move) + " (" + playerName(s.side_to_move) + ")";
+    if (!flashing) $("status").textContent = status;
+    updateTitle();
+    if (s.outcome && root.dataset.conn === "live") setConn("finished");
     // honor rule announcement
     var ann = $("announce");
     if (!s.outcome && s.honor_targets && s.honor_targets.length) {
@@ -162,20 +118,23 @@
       ann.hidden = false;
       ann.textContent = mover === mySide
         ? "Honor rule: the invader on " + s.honor_targets.join(", ") + " stands on your home row. Capture it this turn or lose by invasion."
-        : "Honor rule: " + mover + " must capture the invader on " + s.honor_targets.join(", ") + " this turn.";
+        : "Honor rule: " + T.sideName(mover) + " must capture the invader on " + s.honor_targets.join(", ") + " this turn.";
     } else if (!s.outcome && s.flagged) {
       ann.hidden = false;
-      ann.textContent = "Non-engagement: warned players' non-engaging turns now count as passes (R14).";
+      ann.textContent = "Non-engagement: warned players' turns that neither capture, threaten nor advance now count as passes (R14).";
     } else {
       ann.hidden = true;
       ann.textContent = "";
     }
     // notation
-    var lines = s.notation.slice();
-    if (!s.outcome && s.open_turn && s.open_turn.text) {
-      lines.push(pad3(s.round) + " " + s.side_to_move + ": " + s.open_turn.text + " …");
+    if (T.renderNotation) T.renderNotation(s);
+    else {
+      var lines = s.notation.slice();
+      if (!s.outcome && s.open_turn && s.open_turn.text) {
+        lines.push(pad3(s.round) + " " + s.side_to_move + ": " + s.open_turn.text + " …");
+      }
+      $("stgn").textContent = lines.join("\n");
     }
-    $("stgn").textContent = lines.join("\n");
     $("stgn").scrollTop = $("stgn").scrollHeight;
     // result, records
     var res = $("result"), recs = $("records");
@@ -201,29 +160,68 @@
       }
       recs.innerHTML = html;
       recs.hidden = !html;
+      var rm = $("rematch");
+      if (rm) rm.hidden = !mySide;
     }
     tickClocks();
+    document.dispatchEvent(new CustomEvent("talu:render", {detail: {state: s, game: g, side: mySide}}));
   }
 
+  /* The last finished turn's path and captures, and the turn in progress, on the board and in
+   * words under it (finding 4: an opponent's capture no longer just makes a piece vanish; on
+   * a phone the notation is below the fold). */
+  function drawTurns(s) {
+    var layers = [], words = "";
+    var last = T.parseLine(s.notation.filter(function (l) { return l.charAt(0) !== "!"; }).slice(-1)[0]);
+    if (last) {
+      var t = T.parseTurn(last.body);
+      t.side = last.side; t.cls = "last";
+      layers.push(t);
+      words = "Last turn, " + T.sideName(last.side) + ": " + (t.passed ? "passed" : last.body) +
+        (t.captures.length ? " · captured " + t.captures.join(", ") : "");
+    }
+    if (!s.outcome && s.open_turn && s.open_turn.text) {
+      var o = T.parseTurn(s.open_turn.text);
+      o.side = s.side_to_move; o.cls = "current";
+      layers.push(o);
+      words += (words ? " · " : "") + "this turn: " + s.open_turn.text;
+    }
+    view.showTurns(layers);
+    $("last-turn").textContent = words;
+  }
+
+  function passesText(s) {
+    var p = s.passing;
+    if (!p) return "";
+    return "Turns counting as passes in a row: light " + p.run.I + ", dark " + p.run.O +
+      " (three of one side lose; three in a row of both null the game)";
+  }
+
+  function playerName(side) {
+    var g = st.game;
+    return g && g.players && g.players[side] ? g.players[side].name : T.sideName(side);
+  }
   function playerLine(side) {
     var g = st.game;
     if (!g) return "";
     var p = g.players[side];
-    var turn = st.state && st.state.side_to_move === side ? " ◀" : "";
+    var turn = st.state && !st.state.outcome && st.state.side_to_move === side ? ' <span class="to-move">to move</span>' : "";
     var clock = st.state && st.state.clock ?
       ' <span class="clock" data-clock="' + side + '" data-testid="clock-' + side + '" role="timer"></span>' : "";
     return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
-      side + " · " + p.stratum + " " + p.rating + turn + clock;
+      T.sideName(side) + " · " + p.stratum + " " + p.rating + turn + clock;
   }
+  // Plain language: "Dark won: light resigned" (the words come from the rules core); a game
+  // decided by the clock or aborted (R37) says so.
   function resultText(o) {
-    var why = {elimination: "elimination", invasion: "invasion", forfeit: "forfeit (three passes)",
-      "null": "passing conventions", decision: "decision"}[o.reason] || o.reason;
-    var cause = {time: "on time", resignation: "by resignation", abandonment: "by abandonment"}[o.cause];
     var d = o.detail ? " (" + o.detail + ")" : "";
     if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
-    if (o.winner && cause) return o.winner + " won " + cause + d;
-    return o.winner ? o.winner + " won by " + why + d : "Null game" + d + ": no winner";
+    var cause = {time: "on time", abandonment: "by abandonment"}[o.cause];
+    if (o.winner && cause) return cap(T.sideName(o.winner)) + " won " + cause + d;
+    return o.text || (o.winner ? cap(T.sideName(o.winner)) + " won" : "Null game");
   }
+  function cap(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  var set = T.set, esc = T.esc;
 
   // ---------------------------------------------------------------------------------- clocks
   // The server is the only timekeeper (R36): a frame carries each side's time as of the
@@ -261,7 +259,7 @@
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("running", c.running === side && !s.outcome);
       el.classList.toggle("low", !s.outcome && left < (corr ? 86400000 : 10000));
-      el.setAttribute("aria-label", (side === "I" ? "I (light)" : "O (dark)") + " clock: " + text);
+      el.setAttribute("aria-label", cap(T.sideName(side)) + " clock: " + text);
     });
     // At zero, claim the flag once (the server checks it on its own clock; its worker flags
     // the game at the deadline anyway, R37).
@@ -271,9 +269,46 @@
     }
   }
   setInterval(tickClocks, 100);
-  function set(list) { var o = {}; (list || []).forEach(function (x) { o[x] = true; }); return o; }
   function pad3(n) { var t = String(n); while (t.length < 3) t = "0" + t; return t; }
-  function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
+
+  // "Your turn" in the tab's title, and a sound if the player asked for one.
+  var baseTitle = document.title, wasMyTurn = null;
+  function updateTitle() {
+    var mine = myTurn();
+    document.title = (mine ? "● Your turn · " : "") + baseTitle;
+    if (mine && wasMyTurn === false && $("sound") && $("sound").checked) beep();
+    wasMyTurn = mine;
+  }
+  function beep() {
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      var ctx = beep.ctx = beep.ctx || new Ctx();
+      var o = ctx.createOscillator(), gn = ctx.createGain();
+      o.frequency.value = 660; gn.gain.value = 0.08;
+      o.connect(gn); gn.connect(ctx.destination);
+      o.start(); o.stop(ctx.currentTime + 0.15);
+    } catch (err) { /* no sound, no harm */ }
+  }
+
+  // A past position chosen in the review (review.js) replaces the live one until it returns.
+  function renderFrame(f) {
+    root.dataset.reviewing = "1";
+    view.draw(T.piecesOf(f.board), function (sq) {
+      var cls = [];
+      if (st.showMarks) {
+        if ((f.overlaps.I || []).indexOf(sq) >= 0) cls.push("ov-I");
+        if ((f.overlaps.O || []).indexOf(sq) >= 0) cls.push("ov-O");
+        if ((f.threatened || []).indexOf(sq) >= 0) cls.push("threatened");
+      }
+      return {cls: cls};
+    });
+    var t = f.body ? T.parseTurn(f.body) : null;
+    if (t) { t.side = f.side; t.cls = "last"; }
+    view.showTurns(t ? [t] : []);
+    $("last-turn").textContent = f.caption || "";
+    $("controls").hidden = true;
+    $("board-hint").hidden = true;
+  }
 
   // ---------------------------------------------------------------------------------- socket
   // Reconnects after any loss (a server process restarted, a proxy moved us, the network):
@@ -288,24 +323,45 @@
     st.ws = ws;
     setConn("connecting…");
     ws.onopen = function () {
-      setConn("live");
+      if (ws !== st.ws) return;
+      setConn(navigator.onLine === false ? "offline" : liveLabel());
       if (st.pending) send(st.pending); // a resent step is acknowledged, never applied twice
     };
     ws.onmessage = function (e) {
+      if (ws !== st.ws) return;
       var m;
       try { m = JSON.parse(e.data); } catch (err) { return; }
       onMessage(m);
     };
     ws.onclose = function (e) {
+      if (ws !== st.ws) return;
       if (e.code === 4404) { setConn("no such game"); return; }
+      st.ws = null;
+      // Offline: wait for the browser to be back online (finding 7) rather than retry blind.
+      if (navigator.onLine === false) { setConn("offline"); return; }
       setConn("reconnecting…");
       var base = Math.min(15000, 500 * Math.pow(2, st.retry++));
       setTimeout(connect, base / 2 + Math.random() * base / 2);
     };
   }
-  function setConn(t) { $("conn").textContent = t; root.dataset.conn = t; }
+  function liveLabel() { return st.state && st.state.outcome ? "finished" : "live"; }
+  function setConn(t) {
+    $("conn").textContent = t === "offline" ? "offline: steps cannot be sent" : t;
+    root.dataset.conn = t;
+  }
+  // The label follows the browser's connection (finding 7: it said "live" while offline).
+  window.addEventListener("offline", function () { setConn("offline"); });
+  window.addEventListener("online", function () {
+    if (st.ws && st.ws.readyState === 1) {
+      setConn(liveLabel());
+      send({type: "sync", last_version: st.version}); // catch up on what came meanwhile
+    } else if (!st.ws) {
+      st.retry = 0;
+      connect();
+    }
+  });
   function send(m) {
-    if (st.ws && st.ws.readyState === 1) st.ws.send(JSON.stringify(m));
+    if (st.ws && st.ws.readyState === 1 && navigator.onLine !== false) st.ws.send(JSON.stringify(m));
   }
 
   function onMessage(m) {
@@ -316,7 +372,7 @@
         break;
       case "update":
         // The update that carries our own step acknowledges it too (docs/protocol.md).
-        if (m.ack && st.pending && st.pending.seq === m.ack.seq) st.pending = null;
+        if (m.ack && st.pending && st.pending.seq === m.ack.seq) { st.pending = null; refuse(""); }
         if (m.from_version > st.version && st.version >= 0 && m.events.length) {
           send({type: "sync", last_version: st.version}); // a gap: ask for what we missed
           return;
@@ -330,7 +386,7 @@
         render();
         break;
       case "ack":
-        if (st.pending && st.pending.seq === m.seq) st.pending = null;
+        if (st.pending && st.pending.seq === m.seq) { st.pending = null; refuse(""); }
         render();
         break;
       case "rejected":
@@ -340,8 +396,8 @@
           break;
         }
         if (st.pending && st.pending.seq === m.seq) st.pending = null;
-        flash(m.reason || "Refused");
         if (m.code === "stale") send({type: "sync", last_version: st.version});
+        else refuse(m.reason || "Refused");
         render();
         break;
       case "game":
@@ -356,24 +412,30 @@
         $("spectators").textContent = m.count;
         break;
       case "error":
-        flash(m.message);
+        refuse(m.message);
         break;
     }
   }
 
-  var flashTimer = null;
-  function flash(text) {
-    var el = $("status");
-    el.textContent = text;
-    el.classList.add("flash");
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(function () { el.classList.remove("flash"); render(); }, 2500);
+  // A refusal in words, beside the board, until the next accepted step (finding 2).
+  var flashing = false, refuseTimer = null;
+  function refuse(text) {
+    var el = $("refusal");
+    clearTimeout(refuseTimer);
+    el.textContent = text ? cap(text.replace(/\.$/, "")) + "." : "";
+    el.hidden = !text;
+    flashing = false;
+    if (text) refuseTimer = setTimeout(function () { el.hidden = true; el.textContent = ""; }, 12000);
   }
 
   function sendAction(type, step) {
     if (!myTurn() || st.pending) return;
     var m = {type: type, version: st.version, seq: st.seqBase + "-" + (++st.seqN)};
-    if (step) m.step = {kind: step.kind, from: step.from, to: step.to};
+    if (step) {
+      m.step = {kind: step.kind};
+      if (step.from) m.step.from = step.from;
+      if (step.to) m.step.to = step.to;
+    }
     st.pending = m;
     st.selected = null;
     send(m);
@@ -382,22 +444,31 @@
 
   // ---------------------------------------------------------------------------------- input
   function activate(sq) {
-    if (!myTurn() || st.pending) return;
+    if (st.frame) return;
+    if (!myTurn() || st.pending) { if (!st.pending) explain(sq); return; }
     var ex = exits().filter(function (x) { return x.to === sq; })[0];
     if (ex) { sendAction("step", ex); return; }
     if (st.selected) {
       var hit = stepsFrom(st.selected).filter(function (x) { return x.to === sq; })[0];
       if (hit) { sendAction("step", hit); return; }
     }
-    if (st.selected === sq) st.selected = null;
-    else st.selected = stepsFrom(sq).length ? sq : null;
+    if (st.selected === sq) { st.selected = null; render(); return; }
+    if (stepsFrom(sq).length) { st.selected = sq; refuse(""); render(); return; }
+    explain(sq);
+  }
+  // Not a highlighted step: the rules core's verdict, or a sentence of refusals.js.
+  function explain(sq) {
+    var e = T.explainClick({state: st.state, side: mySide, selected: st.selected,
+      pieces: T.piecesOf(st.state.board)}, sq);
+    if (e.step) { sendAction("step", e.step); return; }
+    refuse(e.text);
     render();
   }
 
-  var drag = null;
+  var drag = null, suppressClick = false;
   boardEl.addEventListener("pointerdown", function (e) {
     var b = e.target.closest(".sq");
-    if (!b || !myTurn()) return;
+    if (!b || !myTurn() || st.frame) return;
     if (stepsFrom(b.dataset.square).length) drag = {from: b.dataset.square, x: e.clientX, y: e.clientY};
   });
   document.addEventListener("pointerup", function (e) {
@@ -405,18 +476,22 @@
     var from = drag.from, moved = Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 8;
     drag = null;
     if (!moved) return;
+    // The click that follows this drag's release (if any: it lands on a common ancestor when
+    // the pointer went down and up on different squares) is the drag's, not a new click; it
+    // comes in this same task, so the flag is gone by the next click (finding 5: the next
+    // click was swallowed).
+    suppressClick = true;
+    setTimeout(function () { suppressClick = false; }, 0);
     var el = document.elementFromPoint(e.clientX, e.clientY);
     var b = el && el.closest ? el.closest(".sq") : null;
-    if (!b) return;
+    if (!b || b.dataset.square === from) return;
     st.selected = from;
-    suppressClick = true;
-    activate(b.dataset.square);
+    activate(b.dataset.square); // an illegal drop is explained, not just snapped back
   });
-  var suppressClick = false;
   boardEl.addEventListener("click", function (e) {
+    if (suppressClick) { suppressClick = false; return; }
     var b = e.target.closest(".sq");
     if (!b) return;
-    if (suppressClick) { suppressClick = false; return; }
     focusSquare(b.dataset.square);
     activate(b.dataset.square);
   });
@@ -437,10 +512,37 @@
     cells[sq].tabIndex = 0;
   }
 
-  $("end-turn").addEventListener("click", function () { sendAction("end"); });
-  $("pass").addEventListener("click", function () { sendAction("pass"); });
+  // A pass or a stalling end that would lose or null the game asks first (finding 3, R12-R13).
+  function confirmThen(text, action) {
+    var d = $("confirm-pass");
+    if (!text) { action(); return; }
+    $("confirm-pass-text").textContent = text;
+    d.onclose = function () { if (d.returnValue === "yes") action(); };
+    d.showModal();
+  }
+  function consequence(what, would) {
+    if (would === "forfeit") return what + " would be your third turn in a row counting as a pass: you would lose the game by forfeit (R12).";
+    if (would === "null") return what + " would make three turns in a row counting as passes: the game would end as a null game, with no winner (R12).";
+    return "";
+  }
+  $("end-turn").addEventListener("click", function () {
+    var p = st.state && st.state.passing;
+    var text = p && p.end_would ? consequence("Ending the turn here repeats an earlier position (stalling, R13): it counts as a pass and", p.end_would) : "";
+    confirmThen(text, function () { sendAction("end"); });
+  });
+  $("pass").addEventListener("click", function () {
+    var p = st.state && st.state.passing;
+    confirmThen(consequence("This pass", p && p.pass_would), function () { sendAction("pass"); });
+  });
   $("stay").addEventListener("click", function () { sendAction("step", {kind: "stay"}); });
   $("show-marks").addEventListener("change", function (e) { st.showMarks = e.target.checked; render(); });
+  var sound = $("sound");
+  if (sound) {
+    try { sound.checked = localStorage.getItem("talu.sound") === "1"; } catch (err) { /* private mode */ }
+    sound.addEventListener("change", function () {
+      try { localStorage.setItem("talu.sound", sound.checked ? "1" : "0"); } catch (err) { /* ignore */ }
+    });
+  }
   var dlg = $("confirm-resign");
   $("resign").addEventListener("click", function () {
     if (dlg && dlg.showModal) dlg.showModal();
@@ -449,6 +551,15 @@
   if (dlg) dlg.addEventListener("close", function () {
     if (dlg.returnValue === "resign") send({type: "resign", seq: st.seqBase + "-r"});
   });
+
+  // For review.js: show a past position, or the live game again.
+  T.game = {
+    root: root,
+    view: function () { return view; },
+    state: function () { return st.state; },
+    showFrame: function (f) { st.frame = f; render(); },
+    live: function () { st.frame = null; render(); }
+  };
 
   // first paint from the page's embedded state, then go live
   if (initial) {

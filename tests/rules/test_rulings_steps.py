@@ -15,7 +15,7 @@ def test_r05_move_one_square_orthogonally_to_an_empty_square():
         play(g, "A2-B3")
     with pytest.raises(IllegalStepError, match="no piece on"):
         play(g, "D4-D5")
-    with pytest.raises(IllegalStepError, match="holds a piece of O"):
+    with pytest.raises(IllegalStepError, match="holds a piece of dark"):
         play(g, "A7-A6")
     play(g, "A2-A3")
     assert g.steps_used == 1 and "A3" in g.board()["I"]
@@ -26,7 +26,7 @@ def test_r06_capture_needs_overlap_and_adjacency_and_exit_not_back():
     with pytest.raises(IllegalStepError, match="not next to D4"):
         play(g, "F4xD4")
     g2 = position(i=["D4", "A1"], o=["C4", "H8"], to_move="O")
-    with pytest.raises(IllegalStepError, match="not in an overlap of O's pieces"):
+    with pytest.raises(IllegalStepError, match="not in an overlap of dark's pieces"):
         play(g2, "C4xD4")
     play(g, "C4xD4")
     with pytest.raises(IllegalStepError, match="may not return to C4"):

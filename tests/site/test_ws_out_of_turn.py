@@ -16,7 +16,7 @@ async def test_out_of_turn_step_rejected(game, players, cookies):
     await comm.send_json_to(step("A7", "A6", 0, "o1"))
     msg = await receive(comm, "rejected", "ack")
     assert msg["code"] == "not_your_turn"
-    assert "I's turn" in msg["reason"]
+    assert "light's turn" in msg["reason"]
     assert await game.events.acount() == 0
     await comm.disconnect()
 

@@ -157,6 +157,41 @@ class TaluGame:
             self._pass_labels = (len(self.turns), labels)
         return list(labels)
 
+    def passing(self) -> dict[str, Any]:
+        """Where the passing conventions stand (R12, R13), for a player about to pass or end a
+        turn: the run of turns counting as passes of each side and of the game, and what a pass
+        (or ending the turn in progress, when that would stall) would do now: ``null``,
+        ``forfeit`` or nothing. A board warns before a turn that loses or nulls the game
+        (issue 24: a third pass used to lose without a word)."""
+        run = {"I": 0, "O": 0}
+        for side in SIDES:
+            for r in reversed(self.turns):
+                if r.side is not side:
+                    continue
+                if not r.counts_as_pass:
+                    break
+                run[side.value] += 1
+        game_run = 0
+        for r in reversed(self.turns):
+            if not r.counts_as_pass:
+                break
+            game_run += 1
+        mover = self.side_to_move
+        would = None
+        if mover is not None:
+            if game_run >= 2:
+                would = "null"
+            elif run[mover.value] >= 2:
+                would = "forfeit"
+        stalls = False
+        t = self.turn
+        if mover is not None and t.used and t.chain < 0:
+            before = self.turns[-1].after if self.turns else self._origin
+            after = self.bits
+            stalls = after == before or (after[0], after[1], 1 - t.side) in self._seen
+        return {"run": run, "game_run": game_run, "pass_would": would,
+                "end_stalls": stalls, "end_would": would if stalls else None}
+
     def board(self) -> dict[str, list[str]]:
         i, o = self.bits
         return {"I": self.geometry.squares(i), "O": self.geometry.squares(o)}
@@ -451,6 +486,7 @@ class TaluGame:
             },
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "pass_turns": self.pass_turns,
+            "passing": self.passing(),
             "flagged": self.flagged,
             "warned": sorted(x.value for x in self.warned),
             "arbiter": [d.to_dict() for d in self.arbiter],

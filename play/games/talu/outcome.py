@@ -61,9 +61,58 @@ class Outcome:
             "winner": self.winner.value if self.winner else None,
             "reason": self.reason.value,
             "detail": self.detail,
+            "text": describe(self.winner, self.reason, self.detail),
         }
 
     @property
     def result_text(self) -> str:
         """The STGN result symbol: I, O or '-' for no winner (R15)."""
         return self.winner.value if self.winner else "-"
+
+
+SIDE_NAMES = {"I": "light", "O": "dark"}
+
+
+def side_name(side: Side | str | None) -> str:
+    """``light`` or ``dark``: what a person calls a side ("I" is a pronoun too; the letters
+    stay in notation only, issue 24)."""
+    return SIDE_NAMES.get(str(side or "").strip().upper().replace("0", "O"), "nobody")
+
+
+def _words(detail: str) -> str:
+    """A stored detail ("O resigned", "I ran out of time") with its side letter in words."""
+    head, _, rest = detail.partition(" ")
+    if head in SIDE_NAMES and rest:
+        return f"{SIDE_NAMES[head]} {rest}"
+    return detail
+
+
+def describe(winner: Side | str | None, reason: Termination | str, detail: str = "") -> str:
+    """A result in plain language: "Dark won: light resigned" (R10-R12, R15).
+
+    The one wording of a result, for the board (the snapshot's ``outcome.text``), the lobby,
+    the profile and the list of a player's games."""
+    w = side_name(winner) if winner and str(winner) != "-" else ""
+    loser = side_name("O" if str(winner) == "I" else "I") if w else ""
+    reason = str(reason)
+    detail = (detail or "").strip()
+    if not w:
+        if detail == "arbiter":
+            return "Null game: the arbiter declared it null"
+        if reason == "null":
+            return "Null game: three turns in a row counted as passes"
+        return "Null game" + (f": {_words(detail)}" if detail else "")
+    if reason == "elimination":
+        return f"{w.capitalize()} won: every {loser} piece was captured"
+    if reason == "invasion":
+        return (f"{w.capitalize()} won by invasion: {loser} did not capture the invader on its "
+                "home row (honor rule)" if detail == "honor" else
+                f"{w.capitalize()} won by invasion: {loser} cannot capture the invader on its "
+                "home row")
+    if reason == "forfeit":
+        return (f"{w.capitalize()} won: {loser} forfeited by the arbiter's decision"
+                if detail == "arbiter" else
+                f"{w.capitalize()} won: {loser} forfeited, three of its turns in a row counted "
+                "as passes")
+    why = _words(detail) if detail and detail != "decision" else "decided off the board"
+    return f"{w.capitalize()} won: {why}"

@@ -52,7 +52,7 @@ from play.games.protocol import (
 
 from .errors import GameOverError, IllegalStepError, StepFormatError, TaluError
 from .game import TaluGame
-from .outcome import Side
+from .outcome import Side, side_name
 from .steps import Step
 from .variants import VARIANTS
 
@@ -144,7 +144,7 @@ class TaluRules:
         if side is None:
             raise GameOver(f"the game is over ({engine._outcome_text()})")
         if side.value != actor.side:
-            raise NotYourTurn(f"it is {side.value}'s turn, not yours")
+            raise NotYourTurn(f"it is {side_name(side)}'s turn ({side.value}), not yours")
         try:
             step = engine.check(Step.from_dict(raw))
         except TaluError as err:

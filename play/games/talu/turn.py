@@ -224,7 +224,8 @@ class TurnState:
         return f"{self.g.name(a)}x{self.g.name(t)}"
 
     def _side_name(self, side: int) -> str:
-        return "IO"[side]
+        # Words, not the letters: "I" reads as a pronoun in a sentence (issue 24).
+        return ("light", "dark")[side]
 
     def _check_own_piece(self, a: int) -> None:
         if not (self.me >> a) & 1:

@@ -1,0 +1,83 @@
+"""A game's review, a player's list of games, the rematch (issue 24). Thin, like ``views``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from play.games.protocol import EVERYONE
+from play.games.talu.outcome import describe
+from play.games.talu.review import review
+from play.lobby import challenges
+from play.models import Game
+
+PAGE_SIZE = 25
+
+
+def game_review(request, game_id):
+    """Every position of the game after every step, for stepping through it (finished or
+    live): the events everyone may see, replayed by the rules core."""
+    game = get_object_or_404(Game, uuid=game_id)
+    events = (game.events.filter(visibility=EVERYONE, version__lte=game.version)
+              .order_by("version").values_list("kind", "data"))
+    data = review(game.variant, events)
+    data["version"] = game.version
+    return JsonResponse(data)
+
+
+def result_words(game: Game) -> str:
+    if game.status == Game.LIVE:
+        return "being played"
+    return describe(game.winner if game.winner != "-" else None, game.reason, game.detail)
+
+
+@login_required
+def my_games(request):
+    """The signed-in player's games, live first then the latest finished, with a search on
+    the opponent's name, the variant or the result's words."""
+    user = request.user
+    q = (request.GET.get("q") or "").strip()[:100]
+    games = (Game.objects.filter(Q(player_i=user) | Q(player_o=user))
+             .select_related("player_i", "player_o").order_by("-status", "-created"))
+    # status "live" sorts after "finished": live games first.
+    if q:
+        games = games.filter(Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
+                             | Q(variant__icontains=q) | Q(reason__icontains=q))
+    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = []
+    for g in page.object_list:
+        side = g.side_of(user)
+        opp = g.player_o if side == "I" else g.player_i
+        outcome = ""
+        if g.status != Game.LIVE:
+            outcome = ("null" if g.winner in ("-", "") else "won" if g.winner == side else "lost")
+        rows.append({"game": g, "side": side, "opponent": opp.get_username(),
+                     "result": result_words(g), "outcome": outcome})
+    return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q})
+
+
+@login_required
+@require_POST
+def rematch(request, game_id):
+    """A challenge to the same opponent, same variant and kind, colours swapped."""
+    game = get_object_or_404(Game.objects.select_related("player_i", "player_o"), uuid=game_id)
+    side = game.side_of(request.user)
+    if side is None or game.status == Game.LIVE:
+        messages.error(request, "Only a player of a finished game can offer a rematch.")
+        return redirect("game", game.uuid)
+    opponent = game.player_o if side == "I" else game.player_i
+    try:
+        challenges.open_challenge(request.user, variant=game.variant, rated=game.rated,
+                                  opponent=opponent.get_username(),
+                                  side="O" if side == "I" else "I")
+    except challenges.ChallengeError as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(request, f"Rematch offered to {opponent.get_username()}: the game "
+                                  "starts when it is accepted.")
+    return redirect("lobby")
