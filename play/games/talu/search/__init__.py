@@ -17,10 +17,11 @@ from ..game import TaluGame
 from ..steps import Step
 from .engine import History, Result, Search
 from .evaluate import WIN
-from .levels import DEFAULT_LEVEL, LEVELS, Level, get_level
+from .levels import DEFAULT_LEVEL, HONOR_NODES, LEVELS, Level, get_level
 from .turns import Budget
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Choice", "Level", "choose_turn", "get_level", "history_of"]
+__all__ = ["DEFAULT_LEVEL", "HONOR_NODES", "LEVELS", "Choice", "Level", "choose_turn", "get_level",
+           "history_of"]
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,17 @@ def choose_turn(game: TaluGame, level: int | Level = DEFAULT_LEVEL, seed: int | 
     """The computer's turn at ``level`` for the side to move of ``game`` (not changed).
 
     ``seed`` makes the lower levels' randomness repeatable; ``nodes`` and ``seconds`` override
-    the level's budget (tests, benchmarks). Raises ValueError when the game is over.
+    the level's budget (tests, benchmarks; ``seconds=0``: no time cap). Under the honor rule
+    the budget is at least ``HONOR_NODES``. Raises ValueError when the game is over.
     """
     lv = level if isinstance(level, Level) else get_level(level)
     if game.outcome is not None:
         raise ValueError("the game is over: there is no turn to play")
     started = time.perf_counter()
-    budget = Budget(nodes or lv.nodes, seconds if seconds is not None else lv.seconds)
+    limit = nodes or lv.nodes
+    if game.turn.honor & game.turn.op:
+        limit = max(limit, HONOR_NODES)
+    budget = Budget(limit, seconds if seconds is not None else lv.seconds)
     rng = random.Random(seed)
     result: Result = Search(lv, rng, budget).run(game.turn.copy(), history_of(game))
     steps = [game._to_step(s) for s in result.steps]

@@ -114,9 +114,12 @@ class Search:
     def run(self, root: TurnState, history: History) -> Result:
         lv = self.level
         start = len(root.steps)
-        win = find_win(root.copy(), self.budget, max(200, lv.nodes // WIN_SEARCH_SHARE))
-        if win is not None:
-            return Result(_turn_steps(win, start), WIN, self.budget.nodes, 1, 1)
+        if not root.honor & root.op:
+            # Under the honor rule (R10) the removal of the invaders comes first: the budget
+            # goes to ``generate``, whose honor search runs before anything else.
+            win = find_win(root.copy(), self.budget, max(200, lv.nodes // WIN_SEARCH_SHARE))
+            if win is not None:
+                return Result(_turn_steps(win, start), WIN, self.budget.nodes, 1, 1)
         cands = generate(root.copy(), lv.root_width, self.budget, soft=True)
         if not cands:
             steps: list[IStep] = [(PASS, -1, -1)] if root.used == 0 else [(END, -1, -1)]

@@ -18,6 +18,8 @@ standard variant; the larger boards spend the same nodes and see less of the tre
 | 7 | 3 | 16 / 6  | 150 000 | 0  | 8 |
 | 8 | 3 | 24 / 8  | 300 000 | 0  | 10 |
 
+An honor turn gets at least ``HONOR_NODES`` nodes at every level (below).
+
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
 turn's score at the root: a beginner's misjudgement. Levels 6-8 resign a lost position (R15
 ``decision``) when the search proves a loss or sees itself ``resign_margin`` pieces down.
@@ -56,6 +58,12 @@ LEVELS: dict[int, Level] = {
 }
 
 DEFAULT_LEVEL = 4
+
+# An honor turn (R10: the opponent's invaders stand on the mover's home row, and every turn that
+# leaves one standing loses) gets at least this many nodes, whatever the level: a beginner may
+# misjudge, but losing because the budget ran out before the exhaustive honor search found the
+# answer is never right. The search usually finds it in a few hundred.
+HONOR_NODES = 5_000
 
 
 def get_level(number: int) -> Level:

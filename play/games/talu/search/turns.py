@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 
 from ..invasion import _steps_needed
-from ..steps import CAPTURE, END, PASS
+from ..steps import CAPTURE, END, PASS, STAY
 from ..turn import IStep, TurnState
 from .evaluate import WIN, evaluate, judge, progress_masks
 
@@ -54,12 +54,13 @@ class Budget:
         return False
 
     def spend(self, n: int = 1) -> None:
-        """Count ``n`` nodes; raise BudgetExhausted once the budget is spent."""
-        self.nodes += n
-        if self.nodes >= self.limit or (
+        """Count ``n`` nodes, or raise BudgetExhausted (counting none) when they would go
+        beyond the budget or the time is up: the count never exceeds the limit."""
+        if self.nodes + n > self.limit or (
                 self.deadline is not None and not self.nodes & 511
                 and time.monotonic() > self.deadline):
             raise BudgetExhausted
+        self.nodes += n
 
 
 def _key(st: TurnState) -> tuple[int, ...]:
@@ -86,10 +87,20 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
         finals[(st0.me, st0.op)] = (_partial_score(st0, side, honor), st0)
     frontier = [st0]
     if honor & st0.op:
-        frontier += honor_states(st0, max(4, width), budget, seen, soft)
-        for st in frontier[1:]:
+        # Every turn that leaves an invader standing loses (R10, R11 (2)): continue only from
+        # the partial turns that removed them all, each also closed at once where its last
+        # capture was an honor capture (``stay``, R8), so a found answer is always a turn.
+        answers = honor_states(st0, min(8, max(4, width)), budget, seen, soft)
+        for st in list(answers):
+            if st.honor_open:
+                closed = st.copy()
+                closed.apply(STAY, -1, -1)
+                answers.append(closed)
+        for st in answers:
             if st.chain < 0:
                 finals.setdefault((st.me, st.op), (_partial_score(st, side, honor), st))
+        if answers:
+            frontier = answers
     try:
         while frontier:
             children: list[Candidate] = []
@@ -97,9 +108,9 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
                 for kind, a, b in st.legal():
                     if kind in (END, PASS):
                         continue
+                    budget.spend()
                     c = st.copy()
                     c.apply(kind, a, b)
-                    budget.spend()
                     k = _key(c)
                     if k in seen:
                         continue
@@ -162,9 +173,9 @@ def honor_states(st0: TurnState, limit: int, budget: Budget, seen: set[tuple[int
         for kind, a, b in steps:
             if kind in (END, PASS):
                 continue
+            budget.spend()
             c = st.copy()
             c.apply(kind, a, b)
-            budget.spend()
             search(c)
             if len(found) >= limit:
                 return
@@ -231,9 +242,9 @@ def find_win(st0: TurnState, budget: Budget, cap: int) -> TurnState | None:
         for kind, a, b in steps:
             if kind in (END, PASS):
                 continue
+            budget.spend()
             c = st.copy()
             c.apply(kind, a, b)
-            budget.spend()
             hit = search(c)
             if hit is not None:
                 return hit
