@@ -65,16 +65,28 @@ def _coords(g) -> list[tuple[int, int]]:
         return table
 
 
-def can_remove_all_invaders(st: TurnState) -> bool:
-    """True when some legal turn from ``st`` (a fresh turn of the defender) takes every invader."""
+class _Undecided(Exception):
+    """The search of a caller that set a limit ran out of nodes."""
+
+
+def can_remove_all_invaders(st: TurnState, limit: int | None = None) -> bool:
+    """True when some legal turn from ``st`` (a fresh turn of the defender) takes every invader.
+
+    ``limit`` (the computer's search only, never the rules) caps the states visited; a search
+    cut short answers True, "perhaps": the caller then never claims a win it has not proven.
+    """
     invaders = st.honor
     if not invaders:
         return True
     seen: set[tuple[int, ...]] = set()
-    return _search(st, invaders, seen)
+    try:
+        return _search(st, invaders, seen, limit)
+    except _Undecided:
+        return True
 
 
-def _search(st: TurnState, invaders: int, seen: set[tuple[int, ...]]) -> bool:
+def _search(st: TurnState, invaders: int, seen: set[tuple[int, ...]],
+            limit: int | None = None) -> bool:
     remaining = st.op & invaders
     if not remaining:
         return True  # a capture is only offered when its chain can be closed (R7)
@@ -84,6 +96,8 @@ def _search(st: TurnState, invaders: int, seen: set[tuple[int, ...]]) -> bool:
     if key in seen:
         return False
     seen.add(key)
+    if limit is not None and len(seen) > limit:
+        raise _Undecided
     steps = st.legal()
     steps.sort(key=lambda s: s[0] != CAPTURE)  # captures first: they reach the goal fastest
     for kind, a, b in steps:
@@ -91,6 +105,6 @@ def _search(st: TurnState, invaders: int, seen: set[tuple[int, ...]]) -> bool:
             continue
         child = st.copy()
         child.apply(kind, a, b)
-        if _search(child, invaders, seen):
+        if _search(child, invaders, seen, limit):
             return True
     return False

@@ -1,0 +1,256 @@
+"""Whole turns from the step API: a turn is a sequence of steps, so the search works on turns.
+
+Many step orders reach the same turn (moves commute), so every generator keys the states it has
+seen by the turn's whole bookkeeping (board, steps used, open chain) and never expands one
+twice: the transposition pruning that turns thousands of step orders into hundreds of turns.
+
+- ``generate``: a beam over steps. Each step layer keeps the ``width`` best partial turns by
+  the static evaluation; every state whose chain is closed is a turn that may end there (R9).
+  The turns found are judged (R11) where the judgment can differ from the evaluation.
+- ``honor_states``: when the opponent's invaders stand on the mover's home row (R10), an
+  exhaustive, pruned search (the bound of ``invasion.py``) for the partial turns that have
+  removed them all; the beam continues from those, so the honor rule is answered whenever any
+  legal turn answers it, not only when the beam happens to see it.
+- ``find_win``: a pruned depth-first search for a turn that wins at once, by elimination or by
+  an invasion the opponent cannot answer (R10, R11).
+
+Every state visited is counted on a ``Budget``; inner searches stop when it runs out.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..invasion import _steps_needed
+from ..steps import CAPTURE, END, PASS, STAY
+from ..turn import IStep, TurnState
+from .evaluate import WIN, evaluate, judge, progress_masks
+
+HONOR_PENALTY = 5_000  # per invader still standing: a turn ending so loses (R10, R11 (2))
+
+Candidate = tuple[int, TurnState]  # (score for the mover, final state of the turn)
+
+
+class BudgetExhausted(Exception):
+    """The search has spent its node budget or its time."""
+
+
+class Budget:
+    """Nodes spent, against a limit and a wall-clock safety cap checked every 512 nodes."""
+
+    __slots__ = ("deadline", "limit", "nodes")
+
+    def __init__(self, limit: int, seconds: float | None = None) -> None:
+        self.limit = limit
+        self.nodes = 0
+        self.deadline = time.monotonic() + seconds if seconds else None
+
+    @property
+    def exhausted(self) -> bool:
+        if self.nodes >= self.limit:
+            return True
+        if self.deadline is not None and not self.nodes & 511:
+            return time.monotonic() > self.deadline
+        return False
+
+    def spend(self, n: int = 1) -> None:
+        """Count ``n`` nodes, or raise BudgetExhausted (counting none) when they would go
+        beyond the budget or the time is up: the count never exceeds the limit."""
+        if self.nodes + n > self.limit or (
+                self.deadline is not None and not self.nodes & 511
+                and time.monotonic() > self.deadline):
+            raise BudgetExhausted
+        self.nodes += n
+
+
+def _key(st: TurnState) -> tuple[int, ...]:
+    return (st.me, st.op, st.used, st.chain, st.came, st.links, st.honor_open)
+
+
+def _partial_score(st: TurnState, side: int, honor: int) -> int:
+    return evaluate(st.v, st.me, st.op, side) - HONOR_PENALTY * (st.op & honor).bit_count()
+
+
+def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> list[Candidate]:
+    """The turns the beam finds from ``st0`` (a turn of its side, fresh or in progress),
+    best first, each scored for the mover (terminal turns as +-WIN).
+
+    ``soft``: stop quietly when the budget runs out (the root must always have an answer);
+    otherwise raise ``BudgetExhausted``.
+    """
+    v = st0.v
+    side = st0.side
+    honor = st0.honor
+    seen: set[tuple[int, ...]] = {_key(st0)}
+    finals: dict[tuple[int, int], Candidate] = {}
+    if st0.used and st0.chain < 0:
+        finals[(st0.me, st0.op)] = (_partial_score(st0, side, honor), st0)
+    frontier = [st0]
+    if honor & st0.op:
+        # Every turn that leaves an invader standing loses (R10, R11 (2)): continue only from
+        # the partial turns that removed them all, each also closed at once where its last
+        # capture was an honor capture (``stay``, R8), so a found answer is always a turn.
+        answers = honor_states(st0, min(8, max(4, width)), budget, seen, soft)
+        for st in list(answers):
+            if st.honor_open:
+                closed = st.copy()
+                closed.apply(STAY, -1, -1)
+                answers.append(closed)
+        for st in answers:
+            if st.chain < 0:
+                finals.setdefault((st.me, st.op), (_partial_score(st, side, honor), st))
+        if answers:
+            frontier = answers
+    try:
+        while frontier:
+            children: list[Candidate] = []
+            for st in frontier:
+                for kind, a, b in st.legal():
+                    if kind in (END, PASS):
+                        continue
+                    budget.spend()
+                    c = st.copy()
+                    c.apply(kind, a, b)
+                    k = _key(c)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    sc = _partial_score(c, side, honor)
+                    if c.chain < 0:
+                        board = (c.me, c.op)
+                        if board not in finals:
+                            finals[board] = (sc, c)
+                    if c.used < v.steps or c.chain >= 0:
+                        children.append((sc, c))
+            children.sort(key=lambda x: -x[0])
+            frontier = [c for _, c in children[:width]]
+    except BudgetExhausted:
+        if not soft:
+            raise
+    return _judged(st0, finals)
+
+
+def _judged(st0: TurnState, finals: dict[tuple[int, int], Candidate]) -> list[Candidate]:
+    v, g, side = st0.v, st0.g, st0.side
+    goal = g.goal_row(side)
+    out: list[Candidate] = []
+    for (me, op), (sc, st) in finals.items():
+        if not op or op & st0.honor or me & goal:
+            verdict = judge(v, me, op, side)
+            if verdict is not None:
+                sc = verdict
+        out.append((sc, st))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def honor_states(st0: TurnState, limit: int, budget: Budget, seen: set[tuple[int, ...]],
+                 soft: bool) -> list[TurnState]:
+    """Up to ``limit`` partial turns from ``st0`` in which every invader on the mover's home
+    row has been captured (R10), found by an exhaustive search pruned by the admissible bound of
+    ``invasion.py`` and by transpositions."""
+    invaders = st0.honor & st0.op
+    found: list[TurnState] = []
+    visited: set[tuple[int, ...]] = set()
+
+    def search(st: TurnState) -> None:
+        if len(found) >= limit:
+            return
+        if not st.op & invaders:
+            k = _key(st)
+            if k not in seen:
+                seen.add(k)
+                found.append(st)
+            return
+        if st.v.steps - st.used < _steps_needed(st, st.op & invaders):
+            return
+        k = _key(st)
+        if k in visited:
+            return
+        visited.add(k)
+        steps = st.legal()
+        steps.sort(key=lambda s: s[0] != CAPTURE)
+        for kind, a, b in steps:
+            if kind in (END, PASS):
+                continue
+            budget.spend()
+            c = st.copy()
+            c.apply(kind, a, b)
+            search(c)
+            if len(found) >= limit:
+                return
+
+    try:
+        search(st0)
+    except BudgetExhausted:
+        if not soft:
+            raise
+    return found
+
+
+def find_win(st0: TurnState, budget: Budget, cap: int) -> TurnState | None:
+    """A turn from ``st0`` that wins at once (elimination, or an invasion the opponent cannot
+    answer: R10, R11), or None when none exists within ``cap`` nodes.
+
+    Pruned by two bounds that never cut a win: elimination needs ``attack_cost - 1`` steps per
+    remaining piece and a closing step; an invasion needs a piece no farther from the goal row
+    than the steps left.
+    """
+    v, g, side = st0.v, st0.g, st0.side
+    goal = g.goal_row(side)
+    near = sorted(progress_masks(g, side), key=lambda m: m[1])
+    togo_of = {}
+    for mask, togo in near:
+        for i in range(len(g.names)):
+            if mask >> i & 1:
+                togo_of[i] = togo
+    per_capture = max(1, v.attack_cost - 1)
+    visited: set[tuple[int, ...]] = set()
+    stop = budget.nodes + cap
+
+    def nearest(me: int) -> int:
+        for mask, togo in near:
+            if me & mask:
+                return togo
+        return g.ranks
+
+    def order(s: IStep) -> tuple[int, int]:
+        kind, _a, b = s
+        return (0 if kind == CAPTURE else 1, togo_of.get(b, 0))
+
+    def search(st: TurnState) -> TurnState | None:
+        if st.chain < 0 and st.used:
+            if not st.op:
+                return st
+            # The exact R10 check is the costly part: made when a piece has just reached the
+            # goal row, or when the turn's steps are all spent with an invader standing.
+            if st.me & goal and (st.used >= v.steps or goal >> st.steps[-1][2] & 1):
+                budget.spend()
+                if judge(v, st.me, st.op, side) == WIN:
+                    return st
+        left = v.steps - st.used
+        if left <= 0 and st.chain < 0:
+            return None
+        if st.op.bit_count() * per_capture + 1 > left and nearest(st.me) > left:
+            return None
+        k = _key(st)
+        if k in visited or budget.nodes >= stop:
+            return None
+        visited.add(k)
+        steps = st.legal()
+        steps.sort(key=order)
+        for kind, a, b in steps:
+            if kind in (END, PASS):
+                continue
+            budget.spend()
+            c = st.copy()
+            c.apply(kind, a, b)
+            hit = search(c)
+            if hit is not None:
+                return hit
+        return None
+
+    try:
+        return search(st0)
+    except BudgetExhausted:
+        return None

@@ -1,0 +1,66 @@
+"""Levels 1-8 keep to their node budgets (counted, never timed), search more as they rise, and
+their randomness repeats with a seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from play.games.talu import TaluGame
+from play.games.talu.search import LEVELS, choose_turn, get_level
+
+from .test_search_legal import _random_turn
+
+
+def _midgame(variant: str, seed: int, turns: int) -> TaluGame:
+    rng = random.Random(seed)
+    while True:
+        game = TaluGame(variant)
+        for _ in range(turns):
+            _random_turn(game, rng)
+            if game.outcome is not None:
+                break
+        if game.outcome is None and not game.turn.honor:
+            return game
+
+
+@pytest.mark.parametrize("variant", ["standard", "dynamic", "grand-master"])
+def test_every_level_keeps_to_its_node_budget(variant: str) -> None:
+    positions = [TaluGame(variant), _midgame(variant, 1, 6)]
+    for game in positions:
+        for number, level in LEVELS.items():
+            # The higher levels spend their whole budget: a smaller one shows the cap as well.
+            cap = min(level.nodes, 12_000)
+            choice = choose_turn(game, level, seed=1, nodes=cap, seconds=0)
+            assert 0 < choice.nodes <= cap, (number, choice.nodes, cap)
+            assert choice.steps
+
+
+def test_higher_levels_search_more() -> None:
+    game = _midgame("standard", 2, 8)
+    spent = [choose_turn(game, n, seed=1, seconds=0).nodes for n in (1, 3, 5)]
+    assert spent[0] < spent[1] < spent[2]
+    assert [LEVELS[n].nodes for n in range(1, 9)] == sorted(LEVELS[n].nodes for n in range(1, 9))
+
+
+def test_a_seed_repeats_the_lower_levels_randomness() -> None:
+    game = TaluGame("standard")
+    first = [choose_turn(game, 1, seed=s, seconds=0).steps for s in range(6)]
+    again = [choose_turn(game, 1, seed=s, seconds=0).steps for s in range(6)]
+    assert first == again
+    assert len({tuple(steps) for steps in first}) > 1  # level 1 is not one fixed opening
+
+
+def test_unknown_levels_are_refused_in_words() -> None:
+    for bad in (0, 9, "x", None):
+        with pytest.raises(ValueError, match="from 1 to 8"):
+            get_level(bad)
+
+
+def test_a_finished_game_has_no_turn_to_suggest() -> None:
+    game = TaluGame.from_position({"I": ["D4"], "O": ["C4", "E4", "H8"]}, "O")
+    for step in choose_turn(game, 2, seed=0).steps:
+        game.play(step)
+    with pytest.raises(ValueError, match="over"):
+        choose_turn(game, 2)
