@@ -310,7 +310,9 @@ class AuditEntry(models.Model):
     """Who changed what in the registry, and when (append-only: never updated or deleted)."""
 
     SUBMIT, ANNUL, CORRECT, RECOMPUTE = "submit", "annul", "correct", "recompute"
-    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE)]
+    APPOINT, DISMISS, ARBITRATE = "appoint", "dismiss", "arbitrate"  # R39 (issue 26)
+    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, APPOINT, DISMISS,
+                                ARBITRATE)]
 
     created = models.DateTimeField(auto_now_add=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -335,3 +337,33 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("audit entries are append-only")
+
+
+class ArbiterAppointment(models.Model):
+    """R39: a person (a site account) appointed by an affiliated body to arbitrate.
+
+    The scope is one game (``game``, the registry's entry of a live or archived game, whose
+    ``body`` must be the appointing body); an event's arbiters (issue 21) will be appointments
+    of the same kind pointing at the event instead, so who may arbitrate a game stays one
+    question (``registry.arbiters.may_arbitrate``). An appointment is never deleted: removal
+    sets ``removed``, so who could act when stays known; both are in the audit trail.
+    """
+
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="arbiters")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="arbiter_appointments")
+    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE, related_name="arbiters")
+    appointed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    removed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], condition=models.Q(removed=None),
+                                    name="one_live_appointment_per_game_and_user"),
+        ]
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} arbiter of {self.game_id} for {self.body}"

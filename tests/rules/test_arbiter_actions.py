@@ -261,3 +261,14 @@ def test_recorded_items_replay_through_the_engine_alone():
     g2 = read_stgn(g.stgn(), arbiter=[d.to_dict() for d in g.arbiter])
     assert g2.pass_turns == g.pass_turns == ["001 I"]
     assert g.turns[0].counts_as_pass and Step("end")
+
+
+def test_decisions_at_one_moment_replay_in_the_order_they_were_taken():
+    # A warning of O, then I's last turn counted as a pass, both after 003 I: the count ends
+    # the game; the warning before it is no decision after the end (the replay keeps order).
+    state = _state("pass", "A7-A6", "end", "pass", "B7-B6", "end", "A2-A3", "end")
+    games.run(state, REF, Warn("O", "non-engagement"))
+    games.run(state, REF, CountAsPass("003 I", "a sham move"))
+    assert state.result.winner == "O"
+    assert [d.action for d in state.engine.arbiter] == ["warn", "count_as_pass"]
+    _same(_replay(state), state.engine)

@@ -473,11 +473,7 @@ class TaluGame:
             stalling=stalling, non_engaging=non_engaging,
         )
         pending = self._pending.decisions.pop(rec.label, [])
-        # A count_as_pass decided at the end of the turn it names (recorded without ``at``)
-        # is judged with the turn, as the rules would; later ones are applied below, in order.
-        forced_pass = any(d.action == "count_as_pass" and not d.at for d in pending)
-        rec.counts_as_pass = passed or stalling or forced_pass or (
-            non_engaging and side in self.warned)
+        rec.counts_as_pass = passed or stalling or (non_engaging and side in self.warned)
         self.turns.append(rec)
 
         outcome = self._judge(t, side)
@@ -493,21 +489,21 @@ class TaluGame:
     def _replay_decision(self, d: ArbiterDecision, rec: TurnRecord) -> None:
         """One recorded decision (R34) at the end of turn ``rec``, as it was taken in play."""
         if self.outcome is not None:
-            if d.action == "count_as_pass" and not d.at:
-                self.arbiter.append(d)  # judged with its turn, which decided the game
+            if d.action == "count_as_pass" and not d.at and rec.counts_as_pass:
+                self.arbiter.append(d)  # a pass already, of the turn that decided the game
                 return
             raise TaluError(f"arbiter decision {d.action} at {d.moment} follows the end of "
                             "the game")
         if d.action == "count_as_pass":
-            if not d.at:
-                self.arbiter.append(d)
-                return
+            # In the order the decisions were taken: the turn counts from now on, and the
+            # passing conventions are checked again at once (R39), as in play.
             target = next((r for r in self.turns if r.label == d.turn), None)
             if target is None:
                 raise TaluError(f"arbiter decision count_as_pass names turn {d.turn!r}, "
-                                f"which was not played before {d.at}")
+                                f"which was not played before {d.moment}")
             self.arbiter.append(d)
-            self._count(target)
+            if not target.counts_as_pass:
+                self._count(target)
             return
         self.arbiter.append(d)
         if d.action == "warn" and d.side:
