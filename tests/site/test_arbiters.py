@@ -359,3 +359,16 @@ async def test_a_forfeit_over_the_websocket_ends_the_game_for_everyone(cast, gam
         assert update["game"]["result"]["winner"] == "I"
     for comm in comms.values():
         await comm.disconnect()
+@pytest.mark.django_db(transaction=True)
+def test_the_console_and_the_game_page_show_the_arbiters_tools(cast, game, client):
+    _play(game, cast["player"], "A2-A3", "end")
+    client.force_login(cast["arbiter"])
+    page = client.get("/arbiter/")
+    assert page.status_code == 200 and str(game.uuid) in page.content.decode()
+    board = client.get(f"/games/{game.uuid}/").content.decode()
+    assert 'id="arbiter-tools"' in board
+    client.force_login(cast["spectator"])
+    assert 'id="arbiter-tools"' not in client.get(f"/games/{game.uuid}/").content.decode()
+    assert str(game.uuid) not in client.get("/arbiter/").content.decode()
+    client.logout()
+    assert client.get("/arbiter/").status_code == 302  # to the login page
