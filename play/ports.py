@@ -33,6 +33,16 @@ class Directory(Protocol):
         """A finished game's ``records`` (download links) and ``rating_changes``."""
         ...
 
+    def may_arbitrate(self, game: Any, user: Any) -> bool:
+        """R39: whether ``user`` may act as arbiter on ``game`` (appointed by its body, or
+        staff; never its players)."""
+        ...
+
+    def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
+                      version: int) -> None:
+        """An arbiter's action was stored at ``version``: the audit trail's entry."""
+        ...
+
 
 class _AccountsOnly:
     """Play on its own: account names, no ratings, no records."""
@@ -50,6 +60,15 @@ class _AccountsOnly:
 
     def archive(self, game: Any) -> dict[str, Any]:
         return {"records": [], "rating_changes": {}}
+
+    def may_arbitrate(self, game: Any, user: Any) -> bool:
+        """Without the registry nobody is appointed: staff only, never a player (R39)."""
+        return bool(user is not None and getattr(user, "is_authenticated", False)
+                    and user.is_staff and game.side_of(user) is None)
+
+    def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
+                      version: int) -> None:
+        return None
 
 
 _directory: Directory = _AccountsOnly()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from play import gameview
+from play.commands import arbiter as arbiter_commands
 from play.forms import ChallengeForm
 from play.games.clock import time_label
 from play.lobby import challenges
@@ -114,6 +115,7 @@ def game_page(request, game_id):
         "game": game,
         "side": side or "",
         "role": "player" if side else "spectator",
+        "arbiter": not side and arbiter_commands.may_arbitrate(game, request.user),
         "initial": initial,
         "ws_path": f"/ws/game/{game.uuid}/",
     })

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from play.games.talu import write_stgn
 from play.models import Game
 from play.store import engines
 from registry import ledger, recordkeeping, services
@@ -53,7 +54,7 @@ def _build_records(archived: RegistryGame, game: Game, engine: Any) -> _Records:
         turns=engine.stgn_lines(), board=engine.board(),
         arbiter=[d.to_dict() for d in engine.arbiter],
     )
-    return _Records(stse_text, stse_hash, engine.stgn(),
+    return _Records(stse_text, stse_hash, write_stgn(engine),
                     recordkeeping.slip(game_entry, [stse], replayed))
 
 

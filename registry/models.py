@@ -320,7 +320,9 @@ class AuditEntry(models.Model):
 
     SUBMIT, ANNUL, CORRECT, RECOMPUTE = "submit", "annul", "correct", "recompute"
     PHASE = "phase"  # a rating phase closed (R45)
-    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, PHASE)]
+    APPOINT, DISMISS, ARBITRATE = "appoint", "dismiss", "arbitrate"  # R39 (issue 26)
+    ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, PHASE, APPOINT, DISMISS,
+                                ARBITRATE)]
 
     created = models.DateTimeField(auto_now_add=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -406,3 +408,33 @@ class PhaseRatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.new_rating - self.old_rating
+
+
+class ArbiterAppointment(models.Model):
+    """R39: a person (a site account) appointed by an affiliated body to arbitrate.
+
+    The scope is one game (``game``, the registry's entry of a live or archived game, whose
+    ``body`` must be the appointing body); an event's arbiters (issue 21) will be appointments
+    of the same kind pointing at the event instead, so who may arbitrate a game stays one
+    question (``registry.arbiters.may_arbitrate``). An appointment is never deleted: removal
+    sets ``removed``, so who could act when stays known; both are in the audit trail.
+    """
+
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="arbiters")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="arbiter_appointments")
+    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE, related_name="arbiters")
+    appointed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    removed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], condition=models.Q(removed=None),
+                                    name="one_live_appointment_per_game_and_user"),
+        ]
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} arbiter of {self.game_id} for {self.body}"

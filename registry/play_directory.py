@@ -11,7 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from registry import services
+from registry import arbiters, services
 from registry.models import Player
 
 
@@ -43,3 +43,10 @@ class RegistryDirectory:
         records = services.record_links(game)
         return {"records": records, "rating_changes": services.rating_changes_of(game),
                 "archived": any(r["kind"] == "STSE" for r in records)}
+
+    def may_arbitrate(self, game: Any, user: Any) -> bool:
+        return arbiters.may_arbitrate(game, user)
+
+    def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
+                      version: int) -> None:
+        arbiters.acted(game, user, command, version)

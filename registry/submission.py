@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import transaction
 
+from play.games.talu import write_stgn
 from registry.ledger import rate_finished_game, tally_to_json
 from registry.models import AffiliatedBody, AuditEntry, GameRecord, Player, RegistryGame
 from registry.records import keys, schema, yamlio
@@ -185,7 +186,7 @@ def verify_sessions(body: AffiliatedBody, stge_text: str, stse_texts: list[str])
         variant=str(entry["game"]["type"]),
         players={s: str(schema.sides(entry["players"])[s]["id"]) for s in ("I", "O")},
         winner=o.winner.value if o.winner else "-", reason=o.reason.value,
-        rounds=tally.rounds, tally=tally_to_json(tally), stgn=game.stgn(),
+        rounds=tally.rounds, tally=tally_to_json(tally), stgn=write_stgn(game),
         played_at=datetime.fromtimestamp(int(last_start), tz=UTC),
     )
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from registry import views
+from registry import arbiter_views, views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -11,6 +11,10 @@ urlpatterns = [
     path("players/<str:player_id>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<str:code>/", views.leaderboard, name="leaderboard_stratum"),
+    path("arbiter/", arbiter_views.console, name="arbiter_console"),
+    path("arbiter/state.json", arbiter_views.console_state, name="arbiter_state"),
+    path("arbiter/games/<uuid:game_id>/signs.json", arbiter_views.game_signs,
+         name="arbiter_signs"),
     path("games/<uuid:game_id>/<str:kind>/<int:session>/", views.game_record,
          name="game_record"),
 ]

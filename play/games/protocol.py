@@ -118,6 +118,48 @@ class Warn(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class CountAsPass(Command):
+    """R39: ``turn`` ("014 O"), a turn already played, counts as a pass (R12) from now on;
+    ``side``, when given, must be the side that played it."""
+
+    TYPE: ClassVar[str] = "count_as_pass"
+    turn: str
+    reason: str
+    side: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "turn": self.turn, "side": self.side, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit(Command):
+    """R39: ``side`` loses by the arbiter's decision."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    side: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "side": self.side, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareNull(Command):
+    """R39: the game is null by the arbiter's decision (no winner, no rating change)."""
+
+    TYPE: ClassVar[str] = "null"
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "reason": self.reason}
+
+
+#: The arbiter's commands on a game in play (R39); ``adjourn``, ``resume`` and ``add_time``
+#: belong with the clocks (R38, the time-controls issue), ``annul`` to the registry (R30).
+ARBITER_COMMANDS = ("warn", "count_as_pass", "forfeit", "null")
+
+
+@dataclass(frozen=True, slots=True)
 class Announce(Command):
     """A message of the system to everyone at the game; changes nothing on the board."""
 
@@ -138,8 +180,24 @@ class Flag(Command):
     TYPE: ClassVar[str] = "flag"
 
 
-COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce,
-                                                           Flag)}
+COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (
+    PlayStep, Resign, Warn, CountAsPass, Forfeit, DeclareNull, Announce, Flag)}
+
+
+def _reason(data: dict[str, Any], what: str) -> str:
+    reason = data.get("reason")
+    if not isinstance(reason, str):
+        raise BadCommand(f"{what} needs a reason in words ('reason')")
+    return reason
+
+
+def _side(data: dict[str, Any], what: str, required: bool = True) -> str:
+    side = data.get("side")
+    if side in (None, "") and not required:
+        return ""
+    if side not in ("I", "O"):
+        raise BadCommand(f"{what} names a side, I or O, not {side!r}")
+    return side
 
 
 def command_from_json(data: Any) -> Command:
@@ -160,6 +218,16 @@ def command_from_json(data: Any) -> Command:
         if side not in ("I", "O") or not isinstance(reason, str):
             raise BadCommand("a warning names a side (I or O) and a reason")
         return Warn(side, reason)
+    if cls is CountAsPass:
+        turn = data.get("turn")
+        if not isinstance(turn, str):
+            raise BadCommand("count_as_pass names a turn already played, like '014 O' ('turn')")
+        return CountAsPass(turn, _reason(data, "count_as_pass"),
+                           _side(data, "count_as_pass", required=False))
+    if cls is Forfeit:
+        return Forfeit(_side(data, "a forfeit"), _reason(data, "a forfeit"))
+    if cls is DeclareNull:
+        return DeclareNull(_reason(data, "a null game"))
     message = data.get("message")
     if not isinstance(message, str):
         raise BadCommand("an announcement needs a 'message'")

@@ -26,8 +26,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from play import conf, gameview
+from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
+from play.games.protocol import ARBITER_COMMANDS
 from play.live import delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
@@ -231,6 +233,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _command(self, msg: dict[str, Any]) -> None:
         seq = msg.get("seq")
+        if msg["type"] in ARBITER_COMMANDS:
+            await self._arbitrate(msg)
+            return
         if self.side is None:
             # Spectators never reach the command path at all.
             await self.send_json({"type": "rejected", "seq": seq if wire.plain(seq) else None,
@@ -251,6 +256,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await delivery.announce(self.game_id, outcome, sender=self,
                                 ack={"seq": outcome.seq, "version": outcome.version}
                                 if self.inline_ack else None)
+
+    async def _arbitrate(self, msg: dict[str, Any]) -> None:
+        """An arbiter's action (R39): checked, stored and audited on a thread (it reads who
+        may arbitrate), answered, then announced like any command's events."""
+        outcome = await in_db_pool(arbiter_messages.store_action)(self.game_id, self.user, msg)
+        await self.send_json(outcome.reply())
+        if outcome.update() is not None:
+            await delivery.announce(self.game_id, outcome, sender=self)
 
     async def _announce_stored(self) -> None:
         """Send everyone what the database holds beyond what this socket was given.

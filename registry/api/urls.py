@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path, register_converter
 
-from registry.api import views
+from registry.api import arbiters, views
 from registry.api.errors import not_found
 
 app_name = "api"
@@ -34,6 +34,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/annul/", views.GameAnnul.as_view(), name="game-annul"),
     path("games/<uuid:game_id>/correct/", views.GameCorrect.as_view(), name="game-correct"),
     path("games/<uuid:game_id>/records/", views.GameRecords.as_view(), name="game-records"),
+    path("games/<uuid:game_id>/arbiters/", arbiters.GameArbiters.as_view(),
+         name="game-arbiters"),
+    path("games/<uuid:game_id>/arbiters/<key:username>/", arbiters.GameArbiter.as_view(),
+         name="game-arbiter"),
+    path("games/<uuid:game_id>/arbiter/", arbiters.GameArbiterAction.as_view(),
+         name="game-arbiter-action"),
     path("games/<uuid:game_id>/records/<key:name>/", views.GameRecordText.as_view(),
          name="game-record"),
     re_path(r"^leaderboards/(?P<code>S[123])/$", views.Leaderboard.as_view(),

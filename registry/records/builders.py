@@ -152,6 +152,8 @@ def _arbiter_item(raw: Any) -> dict[str, Any]:
         item["side"] = schema.side_of(side) or side
     if raw.get("reason"):
         item["reason"] = raw["reason"]
+    if raw.get("at"):
+        item["at"] = raw["at"]
     return item
 
 

@@ -416,11 +416,14 @@ class _Checker:
             return
         for i, item in enumerate(value):
             where = join_path(path, i)
-            if not self.fields(item, where, ("turn", "action", "side", "reason")):
+            # ``at`` (issue 26): when a count_as_pass was decided after the end of the turn it
+            # names, the last turn played then (optional beside R34's keys, hashed like them).
+            if not self.fields(item, where, ("turn", "action"), ("side", "reason", "at")):
                 continue
-            if "turn" in item:
-                self.pattern(item["turn"], join_path(where, "turn"), TURN_REF_RE,
-                             "a turn like '014 O'")
+            for key in ("turn", "at"):
+                if key in item:
+                    self.pattern(item[key], join_path(where, key), TURN_REF_RE,
+                                 "a turn like '014 O'")
             if "action" in item:
                 action = item["action"]
                 apath = join_path(where, "action")

@@ -233,6 +233,8 @@ def _arbiter_decisions(session: Mapping[str, Any]) -> list[dict[str, Any]]:
             item["side"] = schema.side_of(raw["side"])
         if raw.get("reason"):
             item["reason"] = raw["reason"]
+        if raw.get("at"):
+            item["at"] = raw["at"]
         out.append(item)
     return out
 

@@ -126,6 +126,19 @@
       ann.hidden = true;
       ann.textContent = "";
     }
+    // the arbiter's decisions (R34, R39): every one, in words, on every board
+    var decs = s.arbiter || [];
+    $("decisions-card").hidden = !decs.length;
+    $("decisions").innerHTML = decs.map(function (d) {
+      return "<li>" + esc(decisionText(d)) + ' <small class="hint">after ' + esc(d.at || d.turn) + "</small></li>";
+    }).join("");
+    var note = $("arbiter-note");
+    if (decs.length) {
+      note.hidden = false;
+      note.textContent = decisionText(decs[decs.length - 1]);
+    } else {
+      note.hidden = true;
+    }
     // notation
     if (T.renderNotation) T.renderNotation(s);
     else {
@@ -269,6 +282,19 @@
     }
   }
   setInterval(tickClocks, 100);
+
+  var SIDE_NAMES = {I: "light", O: "dark"};
+  // The same words as play.games.talu.protocol.describe: "Arbiter: light is warned for ..."
+  function decisionText(d) {
+    var side = SIDE_NAMES[d.side] || "", why = d.reason || "";
+    if (d.action === "warn") return "Arbiter: " + side + " is warned for " + why;
+    if (d.action === "count_as_pass") return "Arbiter: " + side + "'s turn " + d.turn + " counts as a pass (" + why + ")";
+    if (d.action === "forfeit") return "Arbiter: " + side + " forfeits (" + why + ")";
+    if (d.action === "null") return "Arbiter: the game is null (" + why + ")";
+    return "Arbiter: " + d.action + (why ? " (" + why + ")" : "");
+  }
+  window.taluDecisionText = decisionText;
+
   function pad3(n) { var t = String(n); while (t.length < 3) t = "0" + t; return t; }
 
   // "Your turn" in the tab's title, and a sound if the player asked for one.
@@ -364,7 +390,16 @@
     if (st.ws && st.ws.readyState === 1 && navigator.onLine !== false) st.ws.send(JSON.stringify(m));
   }
 
+  // The arbiter panel (arbiter.js) sends its actions on this socket and hears every message.
+  window.taluSend = send;
+  window.taluState = function () { return st.state; };
+
   function onMessage(m) {
+    if (window.taluArbiter && m.seq && String(m.seq).indexOf("arb-") === 0) {
+      window.taluArbiter(m);
+      return;
+    }
+    if (window.taluArbiter && m.type === "update") setTimeout(function () { window.taluArbiter(m); }, 0);
     switch (m.type) {
       case "welcome":
         st.retry = 0; // really in: the next loss starts the backoff again from short

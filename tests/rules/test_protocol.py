@@ -20,6 +20,9 @@ from play import games
 from play.games.protocol import (
     Announce,
     CommandError,
+    CountAsPass,
+    DeclareNull,
+    Forfeit,
     GameOptions,
     NotAllowed,
     PlayStep,
@@ -68,7 +71,8 @@ def _command(data: st.DataObject, engine: TaluGame):
     illegal one, a resignation, a warning or an announcement."""
     legal = engine.legal_steps()
     kind = data.draw(st.sampled_from(["legal"] * 6 + ["quiet"] * 6 + [
-        "wrong_side", "junk", "resign", "warn", "announce"]))
+        "wrong_side", "junk", "resign", "warn", "announce", "count", "count", "forfeit",
+        "null"]))
     mover = engine.side_to_move.value if engine.side_to_move else "I"
     if kind == "quiet":  # sideways moves, turns ended early: games that get flagged (R14)
         quiet = [s for s in legal if s.kind == "end" or (s.kind == "move"
@@ -90,6 +94,14 @@ def _command(data: st.DataObject, engine: TaluGame):
         return player(data.draw(st.sampled_from(["I", "O"]))), Resign()
     if kind == "warn":
         return arbiter("test"), Warn(data.draw(st.sampled_from(["I", "O"])), "stalling")
+    if kind == "count":  # R39: a turn played (or not yet, or in progress) counts as a pass
+        turn = data.draw(st.sampled_from([t.label for t in engine.turns[-6:]]
+                                         + ["001 I", "099 O", f"{engine.round:03d} {mover}"]))
+        return arbiter("test"), CountAsPass(turn, "stalling")
+    if kind == "forfeit":
+        return arbiter("test"), Forfeit(data.draw(st.sampled_from(["I", "O"])), "absent")
+    if kind == "null":
+        return arbiter("test"), DeclareNull("the board was knocked over")
     return system("test"), Announce("the server restarts at noon")
 
 
@@ -105,7 +117,27 @@ def _reference(engine: TaluGame, actor, command) -> str | None:
     if isinstance(command, Warn):
         if engine.outcome is not None:
             return "over"
+        if Side(command.side) in engine.warned:
+            return "already"
         engine.warn(command.side, command.reason)
+        return None
+    if isinstance(command, CountAsPass):
+        if engine.outcome is not None:
+            return "over"
+        try:
+            engine.count_as_pass(command.turn, None, command.reason)
+        except TaluError as err:
+            return str(err)
+        return None
+    if isinstance(command, Forfeit):
+        if engine.outcome is not None:
+            return "over"
+        engine.arbiter_end("forfeit", command.side, command.reason)
+        return None
+    if isinstance(command, DeclareNull):
+        if engine.outcome is not None:
+            return "over"
+        engine.arbiter_end("null", None, command.reason)
         return None
     return None  # an announcement changes nothing
 
@@ -138,7 +170,7 @@ def test_random_commands_give_the_engines_states_and_outcomes(data):
         except CommandError as err:
             refused = _reference(engine, actor, command)
             assert refused is not None, (actor, command, err)
-            if refused not in ("over", "turn"):
+            if refused not in ("over", "turn", "already"):
                 assert str(err) == refused
             assert games.snapshot(state) == before  # nothing changed
         else:

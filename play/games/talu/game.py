@@ -45,12 +45,24 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class ArbiterDecision:
-    """An arbiter's decision (R14, R34), taking effect at the end of turn ``turn``."""
+    """An arbiter's decision (R14, R34, R39), taking effect at the end of turn ``turn``.
+
+    For ``count_as_pass`` ``turn`` names the turn that counts as a pass (R39: "a turn of a
+    side, already played"); when the arbiter decided it later than at the end of that turn,
+    ``at`` names the last turn played when the decision was taken (the moment it took effect,
+    so that a replay re-checks the passing conventions exactly when play did). ``at`` is an
+    optional field of the record's item beside R34's (covered by the hash like them)."""
 
     turn: str  # "014 O"
     action: str
     side: Side | None = None
     reason: str = ""
+    at: str = ""
+
+    @property
+    def moment(self) -> str:
+        """The turn at whose end this decision takes effect."""
+        return self.at or self.turn
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"turn": self.turn, "action": self.action}
@@ -58,6 +70,8 @@ class ArbiterDecision:
             d["side"] = self.side.value
         if self.reason:
             d["reason"] = self.reason
+        if self.at and self.at != self.turn:
+            d["at"] = self.at
         return d
 
 
@@ -331,11 +345,128 @@ class TaluGame:
         """
         for raw in decisions:
             d = raw if isinstance(raw, ArbiterDecision) else _decision_from_dict(raw)
-            if d.turn == "000 O" and d.action == "warn" and d.side:
-                self.warned.add(d.side)
-                self.arbiter.append(d)
+            if d.moment == "000 O" and not self.turns:  # before the first turn
+                self._apply_now(d)
                 continue
-            self._pending.decisions.setdefault(d.turn, []).append(d)
+            self._pending.decisions.setdefault(d.moment, []).append(d)
+
+    def _apply_now(self, d: ArbiterDecision) -> None:
+        """A recorded decision taken before the first turn: a warning, or an end by decision
+        of the arbiter (a count_as_pass needs a turn already played)."""
+        if d.action == "count_as_pass":
+            raise TaluError(f"arbiter decision count_as_pass names turn {d.turn!r}, which was "
+                            "not played before it")
+        if self.outcome is not None and d.action in ("warn", "forfeit", "null"):
+            raise TaluError(f"arbiter decision {d.action} after the end of the game")
+        self.arbiter.append(d)
+        if d.action == "warn" and d.side:
+            self.warned.add(d.side)
+        elif d.action == "forfeit" and d.side:
+            self.outcome = Outcome(d.side.other, Termination.FORFEIT, "arbiter")
+        elif d.action == "null":
+            self.outcome = Outcome(None, Termination.NULL, "arbiter")
+
+    # --- the arbiter's actions in play (R39) ---------------------------------------------------
+    def _check_live(self) -> None:
+        if self.outcome:
+            raise GameOverError(f"the game is over ({self._outcome_text()})")
+
+    def check_count_as_pass(self, turn: str) -> TurnRecord:
+        """The finished turn labelled ``turn`` ("014 O") that an arbiter may count as a pass
+        now; else the reason why not (the game over, no such turn, a turn still in progress,
+        a turn that counts as a pass already). Changes nothing."""
+        self._check_live()
+        label = _label(turn)
+        for rec in reversed(self.turns):
+            if rec.label == label:
+                if rec.counts_as_pass:
+                    raise IllegalStepError(f"turn {label} counts as a pass already")
+                return rec
+        side = SIDES[self.turn.side]
+        if label == f"{self.round:03d} {side.value}":
+            raise IllegalStepError(f"turn {label} is still in progress; only a turn already "
+                                   "played can count as a pass")
+        raise IllegalStepError(f"there is no turn {label} in this game (the last is "
+                               f"{self._last_label()})")
+
+    def count_as_pass(self, turn: str, side: Side | str | None = None,
+                      reason: str = "") -> ArbiterDecision:
+        """R39: turn ``turn``, already played, counts as a pass (R12) from now on; the passing
+        conventions are checked again at once and may end the game."""
+        rec = self.check_count_as_pass(turn)
+        s = Side.parse(side) if isinstance(side, str) else side
+        if s is not None and s is not rec.side:
+            raise IllegalStepError(f"turn {rec.label} is {rec.side.value}'s, not {s.value}'s")
+        at = self._last_label()
+        d = ArbiterDecision(rec.label, "count_as_pass", rec.side, reason,
+                            at if at != rec.label else "")
+        self.arbiter.append(d)
+        self._count(rec)
+        return d
+
+    def _count(self, rec: TurnRecord) -> None:
+        """Make ``rec`` count as a pass and check R12 again over the game as it stands."""
+        rec.counts_as_pass = True
+        self._pass_labels = (0, [])  # a finished turn's flag changed: read them again
+        outcome = self._passing()
+        if outcome is not None:
+            self._end_after_last_turn(outcome)
+
+    def _passing(self) -> Outcome | None:
+        """R12 over the game as it stands: three turns of the game in a row counting as
+        passes make it null; else a side whose own last three do forfeits (the side of the last
+        turn first, as at the end of its turn, R11 (4))."""
+        recent = self.turns[-3:]
+        if len(recent) == 3 and all(r.counts_as_pass for r in recent):
+            return Outcome(None, Termination.NULL)
+        if not self.turns:
+            return None
+        last = self.turns[-1].side
+        for side in (last, last.other):
+            own = [r for r in self.turns if r.side is side][-3:]
+            if len(own) == 3 and all(r.counts_as_pass for r in own):
+                return Outcome(side.other, Termination.FORFEIT)
+        return None
+
+    def arbiter_end(self, action: str, side: Side | str | None = None,
+                    reason: str = "") -> ArbiterDecision:
+        """R39 ``forfeit`` (``side`` loses) or ``null``: the game ends by the arbiter's
+        decision now. A turn in progress is discarded (it was never completed); the decision
+        is recorded at the last turn played, where a replay applies it (``schedule``)."""
+        self._check_live()
+        if action not in ("forfeit", "null"):
+            raise TaluError(f"not an ending decision: {action!r}")
+        s = Side.parse(side) if isinstance(side, str) else side
+        if action == "forfeit" and s is None:
+            raise TaluError("a forfeit names the side that loses")
+        d = ArbiterDecision(self._last_label(), action, s if action == "forfeit" else None,
+                            reason)
+        self._discard_open_turn()
+        self.arbiter.append(d)
+        outcome = (Outcome(s.other, Termination.FORFEIT, "arbiter") if action == "forfeit"
+                   else Outcome(None, Termination.NULL, "arbiter"))
+        if self.turns:
+            self._end_after_last_turn(outcome)
+        else:
+            self.outcome = outcome
+        return d
+
+    def _end_after_last_turn(self, outcome: Outcome) -> None:
+        """The game ends at the end of the last turn played (as a replay of the records ends
+        it there): that turn becomes the deciding one (its STGN line gains ' !')."""
+        self._discard_open_turn()
+        rec = self.turns[-1]
+        rec.decisive = True
+        if len(self._turn_lines) == len(self.turns) and not self._turn_lines[-1].endswith(" !"):
+            self._turn_lines[-1] += " !"
+        self.outcome = outcome
+
+    def _discard_open_turn(self) -> None:
+        t = self.turn
+        if t.used:
+            i, o = self.turns[-1].after if self.turns else self._origin
+            me, op = (i, o) if t.side == 0 else (o, i)
+            self.turn = TurnState(self.variant, t.side, me, op)
 
     def decide(self, winner: Side | str | None, detail: str = "decision") -> Outcome:
         """End the game off the board (resignation, time, arbiter): reason ``decision`` (R15).
@@ -345,11 +476,7 @@ class TaluGame:
         if self.outcome:
             raise GameOverError(f"the game is over ({self._outcome_text()})")
         w = Side.parse(winner) if isinstance(winner, str) else winner
-        t = self.turn
-        if t.used:
-            i, o = self.turns[-1].after if self.turns else self._origin
-            me, op = (i, o) if t.side == 0 else (o, i)
-            self.turn = TurnState(self.variant, t.side, me, op)
+        self._discard_open_turn()
         self.outcome = Outcome(w, Termination.DECISION, detail)
         return self.outcome
 
@@ -381,26 +508,45 @@ class TaluGame:
             stalling=stalling, non_engaging=non_engaging,
         )
         pending = self._pending.decisions.pop(rec.label, [])
-        forced_pass = any(d.action == "count_as_pass" for d in pending)
-        rec.counts_as_pass = passed or stalling or forced_pass or (
-            non_engaging and side in self.warned)
+        rec.counts_as_pass = passed or stalling or (non_engaging and side in self.warned)
         self.turns.append(rec)
 
         outcome = self._judge(t, side)
-        for d in pending:
-            self.arbiter.append(d)
-            if d.action == "warn" and d.side:
-                self.warned.add(d.side)
-            elif outcome is None and d.action == "forfeit" and d.side:
-                outcome = Outcome(d.side.other, Termination.FORFEIT, "arbiter")
-            elif outcome is None and d.action == "null":
-                outcome = Outcome(None, Termination.NULL, "arbiter")
-        if outcome:
-            rec.decisive = True
-            self.outcome = outcome
         if s == 1:
             self.round += 1
         self.turn = TurnState(self.variant, 1 - s, t.op, t.me)
+        if outcome:
+            rec.decisive = True
+            self.outcome = outcome
+        for d in pending:  # the arbiter's decisions recorded at this turn (R34), in order
+            self._replay_decision(d, rec)
+
+    def _replay_decision(self, d: ArbiterDecision, rec: TurnRecord) -> None:
+        """One recorded decision (R34) at the end of turn ``rec``, as it was taken in play."""
+        if self.outcome is not None:
+            if d.action == "count_as_pass" and not d.at and rec.counts_as_pass:
+                self.arbiter.append(d)  # a pass already, of the turn that decided the game
+                return
+            raise TaluError(f"arbiter decision {d.action} at {d.moment} follows the end of "
+                            "the game")
+        if d.action == "count_as_pass":
+            # In the order the decisions were taken: the turn counts from now on, and the
+            # passing conventions are checked again at once (R39), as in play.
+            target = next((r for r in self.turns if r.label == d.turn), None)
+            if target is None:
+                raise TaluError(f"arbiter decision count_as_pass names turn {d.turn!r}, "
+                                f"which was not played before {d.moment}")
+            self.arbiter.append(d)
+            if not target.counts_as_pass:
+                self._count(target)
+            return
+        self.arbiter.append(d)
+        if d.action == "warn" and d.side:
+            self.warned.add(d.side)
+        elif d.action == "forfeit" and d.side:
+            self._end_after_last_turn(Outcome(d.side.other, Termination.FORFEIT, "arbiter"))
+        elif d.action == "null":
+            self._end_after_last_turn(Outcome(None, Termination.NULL, "arbiter"))
 
     def _judge(self, t: TurnState, side: Side) -> Outcome | None:
         """R11: the checks at the end of every turn of P, in order."""
@@ -493,17 +639,26 @@ class TaluGame:
         }
 
 
+def _label(turn: Any) -> str:
+    """A turn reference ("14 o", "014 O") in its canonical form ("014 O"), or a TaluError."""
+    text = str(turn or "").strip()
+    parts = text.split()
+    if len(parts) != 2 or not parts[0].isdigit() or parts[1].upper() not in ("I", "O", "0"):
+        raise StepFormatError(f"turn {text!r} is not like '014 O'")
+    return f"{int(parts[0]):03d} {Side.parse(parts[1]).value}"
+
+
 def _decision_from_dict(raw: dict[str, Any]) -> ArbiterDecision:
     if not isinstance(raw, dict):
         raise TaluError("an arbiter decision must be a mapping")
     action = raw.get("action")
     if action not in ARBITER_ACTIONS:
         raise TaluError(f"unknown arbiter action {action!r}")
-    turn = str(raw.get("turn", "")).strip()
-    parts = turn.split()
-    if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in ("I", "O", "0"):
-        raise TaluError(f"arbiter decision turn {turn!r} is not like '014 O'")
-    label = f"{int(parts[0]):03d} {Side.parse(parts[1]).value}"
+    try:
+        label = _label(raw.get("turn", ""))
+        at = _label(raw["at"]) if raw.get("at") else ""
+    except StepFormatError as err:
+        raise TaluError(f"arbiter decision {err}") from None
     side = raw.get("side")
     return ArbiterDecision(label, action, Side.parse(side) if side else None,
-                           str(raw.get("reason") or ""))
+                           str(raw.get("reason") or ""), at if at != label else "")

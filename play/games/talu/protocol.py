@@ -11,12 +11,19 @@ unchanged, so every stored log replays):
 - ``note``: an announcement of the system, ``data`` ``{"message"}``; changes nothing;
 - ``abort``: R37, the side to move (``side``) did not complete its opening turn in time; the
   game ends with no result.
+- ``count``: R39 ``count_as_pass``, ``data`` ``{"turn", "side", "reason", "by"}``: a turn
+  already played counts as a pass (R12), the passing conventions checked again at once;
+- ``forfeit``: R39, ``data`` ``{"side", "reason", "by"}``: ``side`` loses by the arbiter;
+- ``null``: R39, ``data`` ``{"reason", "by"}``: the game is null by the arbiter.
 
 Timed games (R36) carry the clock in the log: every step and decision of a timed game has
 ``data["t"]``, the server's time of the decision (ms since the epoch), and a step may have
 ``data["lag"]``, the sender's measured lag; ``decide`` of a flag or resignation names its
 ``cause`` (R37: ``time``, ``resignation``). The clock (``play.games.clock``) is folded from
 them, so a replay on any process has the same clocks.
+
+An arbiter's ``warn`` is a ``warn`` event with ``by``. ``by`` names the arbiter (the record's
+audit trail has the account; the session entry's ``arbiter`` item, R34, has the decision).
 
 ``follow_up`` is the automatic arbiter policy (R39 ``warn``, R14, R34): when a game becomes
 flagged, both players are warned, by events stored with the step that caused them.
@@ -36,8 +43,11 @@ from play.games.protocol import (
     BadCommand,
     Command,
     CommandError,
+    CountAsPass,
+    DeclareNull,
     Event,
     Flag,
+    Forfeit,
     GameOptions,
     GameOver,
     IllegalCommand,
@@ -57,9 +67,11 @@ from .steps import Step
 from .variants import VARIANTS
 
 STEP, DECIDE, WARN, NOTE, ABORT = "step", "decide", "warn", "note", "abort"
-EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT)
+COUNT, FORFEIT, NULL = "count", "forfeit", "null"  # the arbiter's (R39); kinds fit 8 chars
+EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL)
 ABORTED = "aborted"  # R37: the result reason of a game that never started
 MAX_MESSAGE = 500  # characters of an announcement
+MAX_REASON = 500  # characters of an arbiter's reason
 
 
 class TaluState:
@@ -131,6 +143,10 @@ class TaluRules:
             return [self._flag(state, actor, at)]
         if isinstance(command, Warn):
             return [self._warn(state, actor, command)]
+        if isinstance(command, CountAsPass):
+            return [self._count(state, actor, command)]
+        if isinstance(command, (Forfeit, DeclareNull)):
+            return [self._end(state, actor, command)]
         if isinstance(command, Announce):
             return [self._announce(actor, command)]
         raise BadCommand(f"talu has no command {type(command).__name__}")
@@ -199,12 +215,45 @@ class TaluRules:
             raise NotAllowed(f"only an arbiter can warn a player, not the {actor.kind}")
         if command.side not in ("I", "O"):
             raise BadCommand(f"a warning names a side, I or O, not {command.side!r}")
-        if not command.reason.strip():
-            raise BadCommand("a warning needs a reason in words")
-        if state.engine.outcome is not None:
-            raise GameOver(f"the game is over ({state.engine._outcome_text()})")
-        return Event(WARN, "", {"side": command.side, "reason": command.reason},
-                     f"warn {command.side}", actor.kind)
+        reason = _reason(command.reason, "a warning")
+        _live(state)
+        if Side(command.side) in state.engine.warned:
+            raise IllegalCommand(f"{command.side} has been warned already")
+        data = {"side": command.side, "reason": reason}
+        if actor.kind == ARBITER:
+            data["by"] = actor.name
+        return Event(WARN, "", data, f"warn {command.side}", actor.kind)
+
+    def _count(self, state: TaluState, actor: Actor, command: CountAsPass) -> Event:
+        _arbiter_only(actor, "count a turn as a pass")
+        if command.side not in ("", "I", "O"):
+            raise BadCommand(f"a turn is I's or O's, not {command.side!r}")
+        reason = _reason(command.reason, "counting a turn as a pass")
+        _live(state)
+        try:
+            rec = state.engine.check_count_as_pass(command.turn)
+        except TaluError as err:
+            raise _rule_error(err) from None
+        if command.side and command.side != rec.side.value:
+            raise IllegalCommand(f"turn {rec.label} was played by {rec.side.value}, not by "
+                                 f"{command.side}")
+        return Event(COUNT, "", {"turn": rec.label, "side": rec.side.value, "reason": reason,
+                                 "by": actor.name}, f"count {rec.label}", actor.kind)
+
+    def _end(self, state: TaluState, actor: Actor, command: Forfeit | DeclareNull) -> Event:
+        if isinstance(command, Forfeit):
+            _arbiter_only(actor, "declare a forfeit")
+            if command.side not in ("I", "O"):
+                raise BadCommand(f"a forfeit names the side that loses, I or O, not "
+                                 f"{command.side!r}")
+            reason = _reason(command.reason, "a forfeit")
+            _live(state)
+            return Event(FORFEIT, "", {"side": command.side, "reason": reason,
+                                       "by": actor.name}, f"forfeit {command.side}", actor.kind)
+        _arbiter_only(actor, "declare the game null")
+        reason = _reason(command.reason, "a null game")
+        _live(state)
+        return Event(NULL, "", {"reason": reason, "by": actor.name}, "null", actor.kind)
 
     def _announce(self, actor: Actor, command: Announce) -> Event:
         if actor.kind != SYSTEM:
@@ -273,6 +322,26 @@ class TaluRules:
         return state.engine.stgn()
 
 
+def _arbiter_only(actor: Actor, what: str) -> None:
+    if actor.kind != ARBITER:
+        raise NotAllowed(f"only an arbiter can {what}, not the {actor.kind}")
+
+
+def _reason(reason: Any, what: str) -> str:
+    """R39: every arbiter action names its reason in words."""
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise BadCommand(f"{what} needs a reason in words")
+    if len(text) > MAX_REASON or not text.isprintable():
+        raise BadCommand(f"a reason is 1 to {MAX_REASON} printable characters")
+    return text
+
+
+def _live(state: TaluState) -> None:
+    if state.engine.outcome is not None:
+        raise GameOver(f"the game is over ({state.engine._outcome_text()})")
+
+
 def apply_event(engine: TaluGame, kind: str, data: dict[str, Any]) -> None:
     """Fold one stored event into ``engine`` (the replay of a log; R40)."""
     if kind == STEP:
@@ -285,8 +354,33 @@ def apply_event(engine: TaluGame, kind: str, data: dict[str, Any]) -> None:
         engine.decide(None, data.get("detail") or ABORTED)
     elif kind == NOTE:
         pass
+    elif kind == COUNT:
+        engine.count_as_pass(data["turn"], data.get("side") or None, data.get("reason") or "")
+    elif kind == FORFEIT:
+        engine.arbiter_end("forfeit", data["side"], data.get("reason") or "")
+    elif kind == NULL:
+        engine.arbiter_end("null", None, data.get("reason") or "")
     else:
         raise TaluError(f"unknown event kind {kind!r}")
+
+
+_NAMES = {"I": "light", "O": "dark"}
+
+
+def describe(kind: str, data: dict[str, Any]) -> str:
+    """An arbiter's event in words, as the board shows it ("Arbiter: light is warned for
+    non-engagement"); "" for any other event."""
+    side = _NAMES.get(str(data.get("side") or ""), "")
+    reason = data.get("reason") or ""
+    if kind == WARN:
+        return f"Arbiter: {side} is warned for {reason}"
+    if kind == COUNT:
+        return f"Arbiter: {side}'s turn {data.get('turn')} counts as a pass ({reason})"
+    if kind == FORFEIT:
+        return f"Arbiter: {side} forfeits ({reason})"
+    if kind == NULL:
+        return f"Arbiter: the game is null ({reason})"
+    return ""
 
 
 RULES = TaluRules()

@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import (
     IllegalStepError,
+    NotationError,
     NotationRuleError,
     NotationSyntaxError,
     SquareError,
@@ -168,5 +169,28 @@ def _explain_written_exit(game: TaluGame, a: int, t: int, x: int) -> None:
 
 
 def write_stgn(game: TaluGame) -> str:
-    """Canonical STGN of a game (R15): the same text ``TaluGame.stgn`` gives."""
-    return game.stgn()
+    """Canonical STGN of a game as a file of its own (R15), which ``read_stgn`` replays to the
+    same result without the game's records.
+
+    The text ``TaluGame.stgn`` gives, except when the result rests on arbiter decisions (R34):
+    a warning (automatic or an arbiter's) that made turns count as passes, a turn counted as a
+    pass, a forfeit or null by the arbiter. STGN cannot carry those, so a reader would find the
+    ' !' of the deciding turn undecided by the rules (the bug of issue 26: the site's own STGN
+    of games ended after the automatic warnings was refused by ``talu replay``). Such a game is
+    written as decided off the board: its last turn without ' !', then the result line alone
+    (R15: reason ``decision``); the session entries, which carry the decisions, replay to the
+    exact reason."""
+    text = game.stgn()
+    if game.outcome is None or not game.arbiter:
+        return text
+    try:
+        plain = read_stgn(text, game.variant)
+    except NotationError:
+        plain = None
+    if plain is not None and plain.outcome is not None and (
+            plain.outcome.winner, plain.outcome.reason) == (game.outcome.winner,
+                                                            game.outcome.reason):
+        return text  # the rules alone decide it so: the canonical text stands
+    lines = [line[:-2] if line.endswith(" !") and not line.startswith("!") else line
+             for line in game.stgn_lines()]
+    return "\n".join(lines) + "\n"

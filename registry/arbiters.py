@@ -1,0 +1,134 @@
+"""Arbiters (R39): who is appointed, who may act as arbiter on a game, and the audit trail.
+
+An affiliated body appoints site accounts as arbiters of its games (one game now; its events
+when events exist, issue 21); site staff may arbitrate any game outside an event. Players of a
+game never arbitrate it, spectators never can (R39). Appointing and removing are audited, and
+so is every action an arbiter takes (``acted``), with the arbiter's name. The actions
+themselves are commands on the one command path (``play.commands.arbiter``); this module only
+answers *who* and keeps the trail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from play.models import Game
+from registry.access import can_manage
+from registry.models import AffiliatedBody, ArbiterAppointment, ArchivedGame, AuditEntry
+
+
+class ArbiterError(ValueError):
+    """An appointment that cannot be made or removed; ``status`` the HTTP answer."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _plays(game: ArchivedGame, user) -> bool:
+    live = game.live
+    if live is not None:
+        return user.pk in (live.player_i_id, live.player_o_id)
+    return user.pk in (game.player_i.user_id, game.player_o.user_id)
+
+
+def can_appoint(game: ArchivedGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
+    """The game's body (its token or a registrar) or staff: who manages the game's records
+    (``registry.access.can_manage``) appoints its arbiters too."""
+    return can_manage(game, user=user, body=body)
+
+
+def appoint(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
+            reason: str = "") -> ArbiterAppointment:
+    """Appoint ``arbiter`` (an account) for ``game`` on behalf of the game's body; audited."""
+    if not getattr(arbiter, "is_active", False):
+        raise ArbiterError("that account cannot be appointed (inactive)")
+    if _plays(game, arbiter):
+        raise ArbiterError(f"{arbiter.get_username()} plays this game: a player never "
+                           "arbitrates their own game (R39)")
+    try:
+        with transaction.atomic():
+            appointment = ArbiterAppointment.objects.create(
+                body_id=game.body_id, user=arbiter, game=game, appointed_by=by_user)
+            AuditEntry.objects.create(
+                action=AuditEntry.APPOINT, game=game, reason=reason, actor_user=by_user,
+                actor_body=by_body, after={"arbiter": arbiter.get_username(),
+                                           "body": game.body.registrar_id})
+    except IntegrityError:
+        raise ArbiterError(f"{arbiter.get_username()} is an arbiter of this game already",
+                           409) from None
+    return appointment
+
+
+def dismiss(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
+            reason: str = "") -> ArbiterAppointment:
+    """End ``arbiter``'s appointment for ``game`` (kept, marked removed); audited."""
+    with transaction.atomic():
+        appointment = (ArbiterAppointment.objects.select_for_update()
+                       .filter(game=game, user=arbiter, removed=None).first())
+        if appointment is None:
+            raise ArbiterError(f"{arbiter.get_username()} is not an arbiter of this game", 404)
+        appointment.removed = timezone.now()
+        appointment.save(update_fields=["removed"])
+        AuditEntry.objects.create(
+            action=AuditEntry.DISMISS, game=game, reason=reason, actor_user=by_user,
+            actor_body=by_body, before={"arbiter": arbiter.get_username(),
+                                        "body": game.body.registrar_id})
+    return appointment
+
+
+def arbiters_of(game: ArchivedGame) -> list[ArbiterAppointment]:
+    return list(ArbiterAppointment.objects.filter(game=game, removed=None)
+                .select_related("user", "body"))
+
+
+def may_arbitrate(live_game: Any, user) -> bool:
+    """R39: whether ``user`` may act as arbiter on ``live_game`` (a ``play.Game``): appointed
+    for it by its body, or site staff; never one of its players, never anyone else."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.pk in (live_game.player_i_id, live_game.player_o_id):
+        return False
+    if user.is_staff:
+        return True
+    return ArbiterAppointment.objects.filter(
+        game__live_id=live_game.pk, user=user, removed=None,
+        body_id=_body_of(live_game)).exists()
+
+
+def _body_of(live_game: Any) -> Any:
+    """The id of the body a live game belongs to (its registry entry's), as a subquery."""
+    return ArchivedGame.objects.filter(live_id=live_game.pk).values("body_id")[:1]
+
+
+def arbitrated_games(user) -> QuerySet:
+    """The live games ``user`` may arbitrate (staff: every game but their own)."""
+    live = Game.objects.filter(status=Game.LIVE)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return live.none()
+    mine = live.exclude(player_i=user).exclude(player_o=user)
+    if user.is_staff:
+        return mine
+    return mine.filter(pk__in=ArbiterAppointment.objects.filter(
+        user=user, removed=None).values("game__live_id"))
+
+
+def acted(live_game: Any, user, command: dict[str, Any], version: int) -> None:
+    """The audit entry of an arbiter's action on a live game (R39: with the arbiter's name)."""
+    archived = ArchivedGame.objects.filter(live_id=live_game.pk).first()
+    AuditEntry.objects.create(
+        action=AuditEntry.ARBITRATE, game=archived, reason=str(command.get("reason") or ""),
+        actor_user=user, after={**command, "arbiter": user.get_username(), "version": version,
+                                "game_id": str(live_game.uuid)})
+
+
+def account(username: Any):
+    """The active account named ``username``, or None."""
+    if not isinstance(username, str) or not username.strip():
+        return None
+    return get_user_model().objects.filter(username=username.strip(), is_active=True).first()

@@ -1,0 +1,374 @@
+"""Arbiters on the site (R39, R40, R34): who may act, over the REST API and the websocket, and
+what each action does to a live game, its broadcast, its records and the audit trail.
+
+The permission matrix: anonymous, the player, the opponent, a spectator, another body's
+arbiter, a body token, this game's arbiter and staff, for every action (warn, count_as_pass,
+forfeit, null, annul). Only the last two may act; everybody else is refused with words and
+nothing changes (no event, no audit entry).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from channels.db import database_sync_to_async
+from rest_framework.test import APIClient
+
+from play.commands import arbiter as arbiter_commands
+from play.commands.player import submit_as
+from play.games.talu import read_stgn
+from play.lifecycle import start_game
+from play.models import Game, GameEvent
+from registry import arbiters, archiving, services
+from registry.models import AffiliatedBody, ArchivedGame, AuditEntry, GameRecord
+from registry.records.verify import check_game_docs
+from talu_cli.main import main as talu
+from tests.site.wsutil import connect, receive
+
+ACTIONS = {
+    "warn": {"action": "warn", "side": "I", "reason": "non-engagement"},
+    "count_as_pass": {"action": "count_as_pass", "turn": "001 I", "reason": "a sham move"},
+    "forfeit": {"action": "forfeit", "side": "O", "reason": "left the venue"},
+    "null": {"action": "null", "reason": "the clock broke"},
+    "annul": {"action": "annul", "reason": "played by the wrong players"},
+}
+REFUSED = ("anonymous", "player", "opponent", "spectator", "other_body_arbiter", "body_token",
+           "dismissed_arbiter")
+
+
+@pytest.fixture
+def cast(players, make_user, game):
+    """Everyone of the matrix: alice (I), bob (O), carol (spectator), dave (this game's
+    arbiter, appointed by its body), erin (an arbiter of another body's game), frank (staff),
+    gina (appointed, then removed)."""
+    alice, bob, carol = players
+    dave, erin, gina = make_user("dave"), make_user("erin"), make_user("gina")
+    frank = make_user("frank")
+    frank.is_staff = True
+    frank.save()
+    archived = ArchivedGame.objects.get(live=game)
+    arbiters.appoint(archived, dave, by_user=frank, reason="club night")
+    arbiters.appoint(archived, gina, by_user=frank)
+    arbiters.dismiss(archived, gina, by_user=frank, reason="went home")
+    other = AffiliatedBody.objects.create(registrar_id="GTF-OTHER-01", name="Another club")
+    other_game = start_game(carol, gina, variant="standard", rated=False)
+    other_archived = ArchivedGame.objects.get(live=other_game)
+    other_archived.body = other
+    other_archived.save()
+    arbiters.appoint(other_archived, erin, reason="their event")
+    return {"player": alice, "opponent": bob, "spectator": carol, "arbiter": dave,
+            "other_body_arbiter": erin, "staff": frank, "dismissed_arbiter": gina,
+            "other_body": other}
+
+
+def _client(cast, role) -> APIClient:
+    client = APIClient()
+    if role == "body_token":
+        from registry.tokens import issue_token
+
+        key = issue_token(services.site_body(), label="test")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    elif role != "anonymous":
+        client.force_authenticate(cast[role])
+    return client
+
+
+def _play(game, user, *steps):
+    for s in steps:
+        row = Game.objects.get(pk=game.pk)
+        raw = {"kind": s} if s in ("end", "pass") else {"kind": "move", "from": s[:2],
+                                                        "to": s[3:]}
+        out = submit_as(game.uuid, user, "step", step=raw, version=row.version, seq=None)
+        assert out.ok, out.reason
+
+
+def _post(client, game, data):
+    return client.post(f"/api/v1/games/{game.uuid}/arbiter/", data, format="json")
+
+
+def _facts(game):
+    row = Game.objects.get(pk=game.pk)
+    return (row.version, row.status, GameEvent.objects.filter(game=row).count(),
+            AuditEntry.objects.filter(action=AuditEntry.ARBITRATE).count(),
+            ArchivedGame.objects.get(live=row).status)
+
+
+# --- the matrix, REST ---------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("role", REFUSED)
+def test_nobody_but_the_arbiter_or_staff_acts_over_rest(role, cast, game):
+    _play(game, cast["player"], "A2-A3", "end")
+    before = _facts(game)
+    client = _client(cast, role)
+    for name, data in ACTIONS.items():
+        response = _post(client, game, data)
+        expected = 401 if role == "anonymous" else 403
+        assert response.status_code == expected, (name, response.json())
+        assert response.json()["detail"]
+    assert _facts(game) == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+@pytest.mark.parametrize("name", ["warn", "count_as_pass", "forfeit", "null"])
+def test_the_arbiter_and_staff_act_over_rest(role, name, cast, game):
+    _play(game, cast["player"], "A2-A3", "end")
+    response = _post(_client(cast, role), game, ACTIONS[name])
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    [event] = body["events"]
+    assert event["actor"] == "arbiter" and event["data"]["by"] == cast[role].username
+    assert event["data"]["reason"] == ACTIONS[name]["reason"]
+    row = Game.objects.get(pk=game.pk)
+    assert row.version == body["version"] == 3
+    entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
+    assert entry.actor_user == cast[role] and entry.after["type"] == name
+    assert entry.game == ArchivedGame.objects.get(live=game)
+    if name in ("forfeit", "null"):
+        assert row.status == Game.FINISHED
+        assert (row.winner, row.reason) == (("I", "forfeit") if name == "forfeit"
+                                            else ("-", "null"))
+    else:
+        assert row.is_live
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+def test_annul_after_the_game_through_the_cascade(role, cast, game):
+    _play(game, cast["player"], "A2-A3", "end")
+    client = _client(cast, role)
+    response = _post(client, game, ACTIONS["annul"])
+    assert response.status_code == 409 and "still in play" in response.json()["detail"]
+    assert _post(client, game, ACTIONS["forfeit"]).status_code == 200
+    archiving.archive(Game.objects.get(pk=game.pk))
+    archived = ArchivedGame.objects.get(live=game)
+    assert archived.status == ArchivedGame.FINISHED
+    # In play only: the game is over.
+    late = _post(client, game, ACTIONS["warn"])
+    assert late.status_code == 409 and "over" in late.json()["detail"]
+    response = _post(client, game, ACTIONS["annul"])
+    assert response.status_code == 200, response.json()
+    archived.refresh_from_db()
+    assert archived.status == ArchivedGame.ANNULLED
+    entry = AuditEntry.objects.get(action=AuditEntry.ANNUL)
+    assert entry.actor_user == cast[role] and entry.reason == ACTIONS["annul"]["reason"]
+    again = _post(client, game, ACTIONS["annul"])
+    assert again.status_code == 409
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("data, status, words", [
+    ({"action": "warn", "side": "I", "reason": ""}, 400, "reason"),
+    ({"action": "warn", "side": "I", "reason": "   "}, 400, "reason"),
+    ({"action": "warn", "side": "X", "reason": "r"}, 400, "side"),
+    ({"action": "forfeit", "reason": "r"}, 400, "side"),
+    ({"action": "count_as_pass", "turn": "007 O", "reason": "r"}, 409, "no turn 007 O"),
+    ({"action": "count_as_pass", "turn": "001 O", "reason": "r"}, 409, "still in progress"),
+    ({"action": "count_as_pass", "turn": "001 I", "side": "O", "reason": "r"}, 409,
+     "played by I, not by O"),
+    ({"action": "count_as_pass", "reason": "r"}, 400, "turn"),
+    ({"action": "adjourn", "reason": "r"}, 400, "action"),
+    ({"action": "launch", "reason": "r"}, 400, "action"),
+])
+def test_bad_input_is_refused_with_words_and_changes_nothing(data, status, words, cast, game):
+    _play(game, cast["player"], "A2-A3", "end")
+    _play(game, cast["opponent"], "A7-A6")  # 001 O in progress
+    before = _facts(game)
+    response = _post(_client(cast, "arbiter"), game, data)
+    assert response.status_code == status, response.json()
+    assert words in str(response.json())
+    assert _facts(game) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_such_game_and_a_finished_game(cast, game):
+    client = _client(cast, "staff")
+    missing = client.post("/api/v1/games/00000000-0000-4000-8000-000000000000/arbiter/",
+                          ACTIONS["warn"], format="json")
+    assert missing.status_code == 404
+    submit_as(game.uuid, cast["player"], "resign")
+    before = _facts(game)
+    for name in ("warn", "count_as_pass", "forfeit", "null"):
+        response = _post(client, game, ACTIONS[name])
+        assert response.status_code == 409 and "over" in response.json()["detail"], name
+    assert _facts(game) == before
+
+
+# --- appointments -------------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_appointments_by_the_body_or_staff_only_and_audited(cast, game):
+    url = f"/api/v1/games/{game.uuid}/arbiters/"
+    assert [a["arbiter"] for a in APIClient().get(url).json()] == ["dave"]
+    for role in ("anonymous", "player", "spectator", "arbiter", "other_body_arbiter"):
+        response = _client(cast, role).post(url, {"arbiter": "carol"}, format="json")
+        assert response.status_code in (401, 403), role
+    token = _client(cast, "body_token")
+    assert token.post(url, {"arbiter": "alice"}, format="json").status_code == 400  # a player
+    assert token.post(url, {"arbiter": "nobody"}, format="json").status_code == 400
+    made = token.post(url, {"arbiter": "carol", "reason": "second arbiter"}, format="json")
+    assert made.status_code == 201 and made.json()["arbiter"] == "carol"
+    assert token.post(url, {"arbiter": "carol"}, format="json").status_code == 409
+    assert arbiter_commands.may_arbitrate(game, cast["spectator"])
+    appoint = AuditEntry.objects.filter(action=AuditEntry.APPOINT).last()
+    assert appoint.after["arbiter"] == "carol" and appoint.actor_body is not None
+    gone = _client(cast, "staff").delete(url + "carol/")
+    assert gone.status_code == 204
+    assert not arbiter_commands.may_arbitrate(game, cast["spectator"])
+    assert AuditEntry.objects.filter(action=AuditEntry.DISMISS).last().before["arbiter"] == \
+        "carol"
+    assert _client(cast, "staff").delete(url + "carol/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_appointment_by_another_body_for_this_game_gives_no_power(cast, game):
+    from registry.models import ArbiterAppointment
+
+    erin = cast["other_body_arbiter"]
+    ArbiterAppointment.objects.create(body=cast["other_body"], user=erin,
+                                      game=ArchivedGame.objects.get(live=game))
+    assert not arbiter_commands.may_arbitrate(game, erin)
+
+
+# --- records: an arbitrated game verifies and replays to the site's result ------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_records_of_an_arbitrated_game_replay_to_the_same_result(cast, game, tmp_path, capsys,
+                                                                    settings):
+    alice, bob = cast["player"], cast["opponent"]
+    # I passes twice, then moves; the arbiter counts the move as a pass: I forfeits (R12).
+    _play(game, alice, "pass")
+    _play(game, bob, "A7-A6", "end")
+    _play(game, alice, "pass")
+    _play(game, bob, "B7-B6", "end")
+    _play(game, alice, "A2-A3", "end")
+    client = _client(cast, "arbiter")
+    assert _post(client, game, {"action": "warn", "side": "O",
+                                "reason": "non-engagement"}).status_code == 200
+    response = _post(client, game, {"action": "count_as_pass", "turn": "003 I",
+                                    "reason": "a sham move"})
+    assert response.status_code == 200 and response.json()["outcome"]["reason"] == "forfeit"
+    row = Game.objects.get(pk=game.pk)
+    assert (row.winner, row.reason) == ("O", "forfeit")
+    archiving.archive(row)
+    records = {r.kind: r.content for r in GameRecord.objects.filter(game__live=game)}
+    session = yaml.safe_load(records["STSE"])["session"]
+    assert session["arbiter"] == [
+        {"turn": "003 I", "action": "warn", "side": "O", "reason": "non-engagement"},
+        {"turn": "003 I", "action": "count_as_pass", "side": "I", "reason": "a sham move"}]
+    paths = {}
+    for kind, text in records.items():
+        paths[kind] = tmp_path / f"game.{kind.lower()}"
+        paths[kind].write_text(text)
+    keyring = str(settings.TALU_KEYRING)
+    # `talu verify`: hashes, signatures, and the turns replayed with the arbiter's items
+    assert talu(["verify", "--keyring", keyring, str(paths["STGE"]), str(paths["STSE"])]) == 0
+    stge, stse = yaml.safe_load(records["STGE"]), yaml.safe_load(records["STSE"])
+    check = check_game_docs(stge, [stse], check_signatures=False)
+    assert not check.faults, check.faults
+    assert (check.game.outcome.winner.value, check.game.outcome.reason.value) == (
+        "O", "forfeit")
+    # `talu replay` of the site's STGN file: a decision off the board, same winner (R15)
+    capsys.readouterr()
+    assert talu(["replay", str(paths["STGN"]), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["result"] == {"finished": True, "winner": "O", "reason": "decision"}
+    plain = read_stgn(records["STGN"])
+    assert plain.outcome.winner.value == "O"
+    # a tampered arbiter item is detected (the hash covers the list, R34)
+    paths["STSE"].write_text(records["STSE"].replace("turn: 003 I\n    action: count_as_pass",
+                                                     "turn: 002 I\n    action: count_as_pass")
+                             .replace("turn: '003 I'\n    action: count_as_pass",
+                                      "turn: '002 I'\n    action: count_as_pass"))
+    assert paths["STSE"].read_text() != records["STSE"]
+    assert talu(["verify", "--keyring", keyring, str(paths["STGE"]), str(paths["STSE"])]) == 1
+    assert "hash" in capsys.readouterr().out
+
+
+# --- the websocket ------------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", ["anonymous", "player", "opponent", "spectator",
+                                  "other_body_arbiter", "dismissed_arbiter"])
+async def test_nobody_but_the_arbiter_or_staff_acts_over_the_websocket(role, cast, game,
+                                                                        cookies):
+    user = None if role == "anonymous" else cast[role]
+    comm, _, _ = await connect(game, await database_sync_to_async(cookies)(user))
+    for n, (name, data) in enumerate(ACTIONS.items()):
+        if name == "annul":
+            continue  # after the game, over the API only
+        msg = {k: v for k, v in data.items() if k != "action"}
+        await comm.send_json_to({"type": name, "seq": f"a{n}", **msg})
+        reply = await receive(comm, "rejected", "ack")
+        assert reply["type"] == "rejected" and reply["code"] == "forbidden", reply
+        assert "R39" in reply["reason"] or "log in" in reply["reason"]
+    assert await database_sync_to_async(_facts)(game) == (0, "live", 0, 0, ArchivedGame.PLAYING)
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+async def test_an_arbiters_warning_mid_turn_reaches_both_players(role, cast, game, cookies):
+    cookie = database_sync_to_async(cookies)
+    comms = {name: (await connect(game, await cookie(cast[name])))[0]
+             for name in ("player", "opponent", role)}
+    # alice (I) is mid-turn: one step played, the turn not ended
+    await comms["player"].send_json_to({"type": "step", "version": 0, "seq": "s1",
+                                        "step": {"kind": "move", "from": "A2", "to": "A3"}})
+    assert (await receive(comms["player"], "ack"))["version"] == 1
+    for comm in comms.values():
+        assert (await receive(comm, "update"))["version"] == 1
+    await comms[role].send_json_to({"type": "warn", "side": "I", "reason": "non-engagement",
+                                    "seq": "w1"})
+    ack = await receive(comms[role], "ack", "rejected")
+    assert ack["type"] == "ack" and ack["version"] == 2 and ack["seq"] == "w1"
+    for comm in comms.values():
+        update = await receive(comm, "update")
+        [event] = update["events"]
+        assert event["kind"] == "warn" and event["actor"] == "arbiter"
+        assert event["data"] == {"side": "I", "reason": "non-engagement",
+                                 "by": cast[role].username}
+        assert update["state"]["warned"] == ["I"]
+        assert update["state"]["open_turn"]["text"] == "A2-A3"  # the turn in progress stands
+    # alice finishes her turn at the new version
+    await comms["player"].send_json_to({"type": "end", "version": 2, "seq": "e1"})
+    assert (await receive(comms["player"], "ack", "rejected"))["type"] == "ack"
+    for comm in comms.values():
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_forfeit_over_the_websocket_ends_the_game_for_everyone(cast, game, cookies,
+                                                                       worker):
+    cookie = database_sync_to_async(cookies)
+    comms = {name: (await connect(game, await cookie(cast[name])))[0]
+             for name in ("player", "opponent", "arbiter")}
+    await comms["arbiter"].send_json_to({"type": "forfeit", "side": "O", "reason": "absent"})
+    assert (await receive(comms["arbiter"], "ack", "rejected"))["type"] == "ack"
+    for comm in comms.values():
+        update = await receive(comm, "update")
+        assert update["state"]["outcome"]["winner"] == "I"
+        assert update["game"]["result"]["winner"] == "I"
+    for comm in comms.values():
+        await comm.disconnect()
+@pytest.mark.django_db(transaction=True)
+def test_the_console_and_the_game_page_show_the_arbiters_tools(cast, game, client):
+    _play(game, cast["player"], "A2-A3", "end")
+    client.force_login(cast["arbiter"])
+    page = client.get("/arbiter/")
+    assert page.status_code == 200 and str(game.uuid) in page.content.decode()
+    board = client.get(f"/games/{game.uuid}/").content.decode()
+    assert 'id="arbiter-tools"' in board
+    client.force_login(cast["spectator"])
+    assert 'id="arbiter-tools"' not in client.get(f"/games/{game.uuid}/").content.decode()
+    assert str(game.uuid) not in client.get("/arbiter/").content.decode()
+    client.logout()
+    assert client.get("/arbiter/").status_code == 302  # to the login page
