@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from registry.forms import AnpcForm, SignupForm
 from registry.models import ArchivedGame, GameRecord, Player
 from registry.profiles import profile_of
+from registry.scoring import strata
 from registry.scoring.strata import STRATA
 from registry.services import player_of
 
@@ -74,6 +75,10 @@ def profile(request, player_id: str):
     """A player's page (book 6.6): rating, stratum, promotion progress, R29 metrics, PSF (R27)
     for S3, rating history and recent games. A constant number of queries, whatever the
     number of games."""
+    if not strata.is_player_id(player_id.upper()):
+        # Not an id at all (a NUL, which PostgreSQL's text refuses, or any other junk): no
+        # such page, without asking the database.
+        raise Http404("no such player")
     player = get_object_or_404(Player.objects.select_related("user", "body"),
                                player_id=player_id.upper())
     history = list(player.rating_changes.order_by("played_at", "game_id")

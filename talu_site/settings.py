@@ -17,6 +17,7 @@ Variables (all optional on a developer machine):
 ``TALU_BODY_NAME``        its display name
 ``TALU_PLACE``            the session place written in session entries (default "talu play server")
 ``TALU_WS_MAX_MESSAGE``   largest websocket message accepted, in bytes (default 4096)
+``TALU_MAX_REQUEST_BYTES`` largest HTTP request body accepted (default 4 MiB, as nginx)
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "talu_site.middleware.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -238,6 +240,12 @@ TALU_REGISTRAR_ID = os.environ.get("TALU_REGISTRAR_ID", "TALU-SITE-01")
 TALU_BODY_NAME = os.environ.get("TALU_BODY_NAME", "talu play server")
 TALU_PLACE = os.environ.get("TALU_PLACE", "talu play server (online)")
 TALU_WS_MAX_MESSAGE = env_int("TALU_WS_MAX_MESSAGE", 4096, minimum=256)
+# The largest request body taken (413 beyond, talu_site/middleware.py): nginx's
+# client_max_body_size (deploy/nginx.conf), for a server reached without nginx too.
+TALU_MAX_REQUEST_BYTES = env_int("TALU_MAX_REQUEST_BYTES", 4 * 1024 * 1024, minimum=65536)
+# A game's upload is its STGE and up to registry.submission.MAX_SESSIONS (100) STSE files;
+# Django's default of 100 files would refuse the largest game a body may submit.
+DATA_UPLOAD_MAX_NUMBER_FILES = 128
 
 LOGGING = {
     "version": 1,
