@@ -18,6 +18,7 @@ Variables (all optional on a developer machine):
 ``TALU_PLACE``            the session place written in session entries (default "talu play server")
 ``TALU_WS_MAX_MESSAGE``   largest websocket message accepted, in bytes (default 4096)
 ``TALU_MAX_REQUEST_BYTES`` largest HTTP request body accepted (default 4 MiB, as nginx)
+``TALU_TRUSTED_PROXIES``  addresses/networks of the proxies whose X-Forwarded-For is believed
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from talu_site.channel_layer import channel_layers
+from talu_site.clientaddr import parse_networks
 from talu_site.envvars import env_bool, env_int
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -176,6 +178,13 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- security (production) --------------------------------------------------------------------
+# Peers whose X-Forwarded-For is believed (talu_site/clientaddr.py): the proxies in front
+# (comma-separated addresses or networks). Empty: the socket's peer is the client, whatever
+# the header says, so a client cannot pick its own address for the limits per address.
+try:
+    TALU_TRUSTED_PROXIES = parse_networks(env.list("TALU_TRUSTED_PROXIES", default=[]))
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TALU_TRUSTED_PROXIES: {exc}") from None
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

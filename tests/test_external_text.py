@@ -34,3 +34,17 @@ def test_names_are_normalised_then_checked():
     for bad in ("", "   ", "a\nb", "a\u202eb", "x" * 201):
         with pytest.raises(text.TextError):
             text.clean_name(bad)
+
+
+def test_client_address_believes_only_trusted_proxies():
+    from talu_site.clientaddr import client_address, parse_networks
+
+    proxies = parse_networks(["10.0.0.0/8", "::1"])
+    assert client_address("203.0.113.5", "1.2.3.4", proxies) == "203.0.113.5"
+    assert client_address("10.1.2.3", "1.2.3.4", proxies) == "1.2.3.4"
+    assert client_address("10.1.2.3", "9.9.9.9, 1.2.3.4, 10.0.0.7", proxies) == "1.2.3.4"
+    assert client_address("10.1.2.3", "junk", proxies) == "10.1.2.3"
+    assert client_address("10.1.2.3", None, proxies) == "10.1.2.3"
+    assert client_address("::1", "[2001:db8::1]:443", proxies) == "2001:db8::1"
+    with pytest.raises(ValueError, match="nope"):
+        parse_networks(["nope"])
