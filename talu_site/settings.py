@@ -32,6 +32,7 @@ from django.core.exceptions import ImproperlyConfigured
 from talu_site.channel_layer import channel_layers
 from talu_site.clientaddr import parse_networks
 from talu_site.envvars import env_bool, env_int
+from talu_site.ratelimit import rates_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -185,6 +186,14 @@ try:
     TALU_TRUSTED_PROXIES = parse_networks(env.list("TALU_TRUSTED_PROXIES", default=[]))
 except ValueError as exc:
     raise ImproperlyConfigured(f"TALU_TRUSTED_PROXIES: {exc}") from None
+# Rate limits per account and per address (talu_site/ratelimit.py, docs/deployment.md):
+# TALU_RATE_<NAME>=30/10minute or off; counted in the default cache (Redis with REDIS_URL).
+try:
+    TALU_RATES = rates_from_environment(os.environ)
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TALU_RATE_*: {exc}") from None
+# Challenges one player may have open at once (the lobby shows the newest 50 of everyone's).
+TALU_MAX_OPEN_CHALLENGES = env_int("TALU_MAX_OPEN_CHALLENGES", 5)
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
