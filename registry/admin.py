@@ -2,6 +2,7 @@
 they are read-only, so an edit cannot leave the cache out of step with the cascade; annul and
 correct through the API or ``registry.ledger``."""
 
+from django import forms
 from django.contrib import admin
 
 from registry.models import (
@@ -14,10 +15,25 @@ from registry.models import (
     RegistryGame,
     StratumRecord,
 )
+from talu_site import text
+
+
+class PlayerForm(forms.ModelForm):
+    """A display name typed here is checked as every name is (``talu_site.text``)."""
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data.get("display_name") or ""
+        if not name:
+            return name  # a site account's player shows its username
+        try:
+            return text.clean_name(name)
+        except text.TextError as err:
+            raise forms.ValidationError(f"A name {err}.") from None
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ("player_id", "user", "display_name", "stratum", "rating", "stratum_games",
                     "stratum_wins")
     search_fields = ("player_id", "user__username", "display_name")

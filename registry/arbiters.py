@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from play.models import Game
 from registry.access import can_manage
-from registry.models import AffiliatedBody, ArbiterAppointment, ArchivedGame, AuditEntry
+from registry.models import AffiliatedBody, ArbiterAppointment, RegistryGame, AuditEntry
 
 
 class ArbiterError(ValueError):
@@ -30,20 +30,20 @@ class ArbiterError(ValueError):
         self.status = status
 
 
-def _plays(game: ArchivedGame, user) -> bool:
+def _plays(game: RegistryGame, user) -> bool:
     live = game.live
     if live is not None:
         return user.pk in (live.player_i_id, live.player_o_id)
     return user.pk in (game.player_i.user_id, game.player_o.user_id)
 
 
-def can_appoint(game: ArchivedGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
+def can_appoint(game: RegistryGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
     """The game's body (its token or a registrar) or staff: who manages the game's records
     (``registry.access.can_manage``) appoints its arbiters too."""
     return can_manage(game, user=user, body=body)
 
 
-def appoint(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
+def appoint(game: RegistryGame, arbiter, *, by_user=None, by_body=None,
             reason: str = "") -> ArbiterAppointment:
     """Appoint ``arbiter`` (an account) for ``game`` on behalf of the game's body; audited."""
     if not getattr(arbiter, "is_active", False):
@@ -65,7 +65,7 @@ def appoint(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
     return appointment
 
 
-def dismiss(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
+def dismiss(game: RegistryGame, arbiter, *, by_user=None, by_body=None,
             reason: str = "") -> ArbiterAppointment:
     """End ``arbiter``'s appointment for ``game`` (kept, marked removed); audited."""
     with transaction.atomic():
@@ -82,7 +82,7 @@ def dismiss(game: ArchivedGame, arbiter, *, by_user=None, by_body=None,
     return appointment
 
 
-def arbiters_of(game: ArchivedGame) -> list[ArbiterAppointment]:
+def arbiters_of(game: RegistryGame) -> list[ArbiterAppointment]:
     return list(ArbiterAppointment.objects.filter(game=game, removed=None)
                 .select_related("user", "body"))
 
@@ -103,7 +103,7 @@ def may_arbitrate(live_game: Any, user) -> bool:
 
 def _body_of(live_game: Any) -> Any:
     """The id of the body a live game belongs to (its registry entry's), as a subquery."""
-    return ArchivedGame.objects.filter(live_id=live_game.pk).values("body_id")[:1]
+    return RegistryGame.objects.filter(live_id=live_game.pk).values("body_id")[:1]
 
 
 def arbitrated_games(user) -> QuerySet:
@@ -120,7 +120,7 @@ def arbitrated_games(user) -> QuerySet:
 
 def acted(live_game: Any, user, command: dict[str, Any], version: int) -> None:
     """The audit entry of an arbiter's action on a live game (R39: with the arbiter's name)."""
-    archived = ArchivedGame.objects.filter(live_id=live_game.pk).first()
+    archived = RegistryGame.objects.filter(live_id=live_game.pk).first()
     AuditEntry.objects.create(
         action=AuditEntry.ARBITRATE, game=archived, reason=str(command.get("reason") or ""),
         actor_user=user, after={**command, "arbiter": user.get_username(), "version": version,

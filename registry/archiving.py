@@ -71,8 +71,8 @@ def archive(game: Game) -> bool:
         return False
     if game.reason == "aborted":  # R37: no result, no rating, no session entry; only the
         # game entry stays, marked aborted (out of every standing like an annulled game)
-        ArchivedGame.objects.filter(pk=archived.pk, status=ArchivedGame.PLAYING).update(
-            status=ArchivedGame.ANNULLED, winner="", reason="aborted")
+        RegistryGame.objects.filter(pk=archived.pk, status=RegistryGame.PLAYING).update(
+            status=RegistryGame.ANNULLED, winner="", reason="aborted")
         return True
     engine = engines.replay(game).engine
     records = _build_records(archived, game, engine)

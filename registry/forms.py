@@ -1,12 +1,23 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from talu_site import text
+
 
 class SignupForm(UserCreationForm):
     """Sign-up: an account is a registered player (S1, 250, an 18-character id; R26)."""
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        # Django's validator already keeps names to letters, digits and @.+-_; the one check
+        # of every name (talu_site.text) says the same words here as elsewhere.
+        name = super().clean_username()
+        try:
+            return text.clean_name(name, max_length=150)
+        except text.TextError as err:
+            raise forms.ValidationError(f"A name {err}.") from None
 
 
 class AnpcForm(forms.Form):

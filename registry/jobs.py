@@ -33,6 +33,7 @@ from registry.records.errors import RecordError
 from registry.scoring import strata
 from registry.submission import SubmissionRejected, registrar_of, submit_game
 from registry.tokens import issue_token
+from talu_site.text import TextError, clean_name
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "talu-registry-export/1"
@@ -258,8 +259,10 @@ def register_player(name: str, *, body: str | None = None, player_id: str | None
                     stratum: int = 1, rating: int | None = None) -> Player:
     """An over-the-board player (R26: S1, 250, a new 18-character id), or one carried over
     from an earlier record with ``stratum``/``rating`` as their starting standing."""
-    if not name.strip():
-        raise JobError("a player needs a name")
+    try:
+        name = clean_name(name)  # the one check of every name (talu_site.text)
+    except TextError as err:
+        raise JobError(f"a player's name {err}") from None
     if stratum not in strata.STRATA:
         raise JobError("stratum is 1, 2 or 3")
     start = strata.stratum(stratum).base if rating is None else rating
@@ -277,7 +280,7 @@ def register_player(name: str, *, body: str | None = None, player_id: str | None
         if Player.objects.filter(player_id=player_id).exists():
             raise JobError(f"player {player_id} is already registered")
         fields["player_id"] = player_id
-    return Player.objects.create(display_name=name.strip(), body=owner, stratum=stratum,
+    return Player.objects.create(display_name=name, body=owner, stratum=stratum,
                                  rating=start, start_stratum=stratum, start_rating=start,
                                  **fields)
 

@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from registry import bulk, figcache
 from registry.models import (
-    ArchivedGame,
+    RegistryGame,
     PhaseRatingChange,
     Player,
     RatingChange,
@@ -63,7 +63,7 @@ BATCH = 2000
 #: Progress callback: called with the number of games just handled (a tqdm's ``update``).
 Progress = Callable[[int], Any] | None
 
-DECIDED_Q = Q(status=ArchivedGame.FINISHED, rated=True, winner__in=("I", "O"))
+DECIDED_Q = Q(status=RegistryGame.FINISHED, rated=True, winner__in=("I", "O"))
 #: The games rated one by one in the R30 list: decided, rated, in no rating phase (R45).
 RATED_Q = DECIDED_Q & Q(phase__isnull=True)
 
@@ -188,7 +188,7 @@ def _after_q(played_at: datetime, pk: int) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
 
 
-def game_key(game: ArchivedGame) -> Key:
+def game_key(game: RegistryGame) -> Key:
     return (game.played_at, GAME, game.pk)
 
 
@@ -296,7 +296,7 @@ def rate_finished_game(game: RegistryGame) -> Summary:
                 return Summary()
             return recompute_from(game)
         pair = [game.player_i_id, game.player_o_id]
-        later = (ArchivedGame.objects.filter(RATED_Q)
+        later = (RegistryGame.objects.filter(RATED_Q)
                  .filter(Q(player_i__in=pair) | Q(player_o__in=pair))
                  .filter(_after_q(game.played_at, game.pk)).exists()
                  or PhaseRatingChange.objects.filter(player__in=pair,
@@ -431,7 +431,7 @@ def _entries(start: Key | None, end: Key | None = None
     """The R30 list from ``start`` (inclusive) to ``end`` (exclusive; None: both open):
     ``(key, kind, row-or-phase)`` in order, the game rows, and the rows of each closing
     phase's games."""
-    games = ArchivedGame.objects.filter(RATED_Q)
+    games = RegistryGame.objects.filter(RATED_Q)
     closings = RatingPhase.objects.filter(status=RatingPhase.CLOSED)
     openings = RatingPhase.objects.filter(status=RatingPhase.CLOSED)
     if start is not None:
@@ -448,7 +448,7 @@ def _entries(start: Key | None, end: Key | None = None
     phase_rows: dict[int, list[tuple]] = {}
     phases = {p.pk for p in closing} | {p.pk for p in opening}
     if phases:
-        for row in (ArchivedGame.objects.filter(DECIDED_Q, phase__in=phases)
+        for row in (RegistryGame.objects.filter(DECIDED_Q, phase__in=phases)
                     .order_by("played_at", "id").values_list(*GAME_COLUMNS, "phase_id")):
             phase_rows.setdefault(row[-1], []).append(row[:-1])
     entries: list[tuple[Key, int, Any]] = [((r[5], GAME, r[0]), GAME, r) for r in rows]
@@ -482,7 +482,7 @@ def _entry(kind: int, obj: Any, phase_rows: dict[int, list[tuple]],
     return RatedPhase(obj.pk, games), None
 
 
-def recompute_from(game: ArchivedGame | None, progress: Progress = None,
+def recompute_from(game: RegistryGame | None, progress: Progress = None,
                    *, start_key: tuple | None = None) -> Summary:
     """R30: re-rate every entry of the list from ``game`` (inclusive) on, for every player.
 
@@ -544,7 +544,7 @@ def recompute_from(game: ArchivedGame | None, progress: Progress = None,
                 n = 0
         if progress is not None and n:
             progress(n)
-        bulk.update_rows(ArchivedGame, stale, ("figures",))
+        bulk.update_rows(RegistryGame, stale, ("figures",))
         summary = _write_rows(existing_q, new_rows)
         summary.rows_written += _write_phase_rows(existing_phase_q, new_phase_rows)
         summary.games_rerated = len(rows) + sum(len(phase_rows.get(ph, []))

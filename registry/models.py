@@ -156,7 +156,7 @@ class RegistryGame(models.Model):
     """A game of the registry: a game played on this site (still playing, or finished) or one
     submitted by a body (book 5.3.4). Its ``source`` says where it was played (``site`` or
     ``submitted``) and its ``status`` where it stands (``playing``, ``finished``, ``annulled``):
-    the two were once both ``"live"``, and the model ``ArchivedGame`` although it also holds games
+    the two were once both ``"live"``, and the model ``RegistryGame`` although it also holds games
     still being played (issue 19, migration 0007).
 
     ``played_at`` (with ``id`` as tie-break) is the chronological key of R30. ``tally`` is the
@@ -423,7 +423,7 @@ class ArbiterAppointment(models.Model):
     body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="arbiters")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="arbiter_appointments")
-    game = models.ForeignKey(ArchivedGame, on_delete=models.CASCADE, related_name="arbiters")
+    game = models.ForeignKey(RegistryGame, on_delete=models.CASCADE, related_name="arbiters")
     appointed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)

@@ -1,7 +1,7 @@
 """Rating phases (Hettlandic phase 1, R45): opening one, and closing it into the R30 list.
 
 An event running the Hettlandic system opens a phase when its first round is paired and marks
-its phase-1 games with it (``ArchivedGame.phase``); while the phase is open the ledger rates
+its phase-1 games with it (``RegistryGame.phase``); while the phase is open the ledger rates
 none of them. When the arbiter closes phase 1, :func:`close_phase` puts the phase's one entry
 into the list at that moment, the ledger (the one writer of ratings) rates it and everything
 after it, and the close is audited. Annulling a phase game afterwards
@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from registry.ledger import OPENING, Summary, hold_lock, recompute_from
-from registry.models import AffiliatedBody, ArchivedGame, AuditEntry, RatingPhase
+from registry.models import AffiliatedBody, RegistryGame, AuditEntry, RatingPhase
 
 
 class PhaseStateConflict(ValueError):
@@ -41,7 +41,7 @@ def close_phase(phase: RatingPhase, *, reason: str = "", actor_user=None, actor_
         phase = RatingPhase.objects.select_for_update().get(pk=phase.pk)
         if phase.status != RatingPhase.OPEN:
             raise PhaseStateConflict("this phase is already closed")
-        if phase.games.filter(status=ArchivedGame.PLAYING).exists():
+        if phase.games.filter(status=RegistryGame.PLAYING).exists():
             raise PhaseStateConflict("games of this phase are still being played")
         closed_at = closed_at or timezone.now()
         if closed_at < phase.opened_at:

@@ -5,7 +5,7 @@ from registry import arbiter_views, views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("players/me/anpc/", views.set_anpc, name="set_anpc"),
     path("players/<str:player_id>/", views.profile, name="profile"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
@@ -15,8 +16,44 @@ from django.views.decorators.http import require_http_methods
 from registry.forms import AnpcForm, SignupForm
 from registry.models import GameRecord, Player, RegistryGame
 from registry.profiles import profile_of
+from registry.scoring import strata
 from registry.scoring.strata import STRATA
 from registry.services import player_of
+from talu_site import clientaddr, ratelimit
+
+LOGIN_ADDRESS = ratelimit.limit("login_address")
+LOGIN_ACCOUNT = ratelimit.limit("login_account")
+SIGNUP_ADDRESS = ratelimit.limit("signup_address")
+
+
+def _refused(request, template: str, context: dict, refusal: ratelimit.Refusal, what: str):
+    """The page again with the limit's words, as a 429 with Retry-After."""
+    messages.error(request, refusal.message(what))
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in with limits on failed attempts (issue 27, finding 10): per address, and
+    per account from any address, counted in the shared cache (``talu_site.ratelimit``). Over
+    a limit, the password is not even checked."""
+
+    def post(self, request, *args, **kwargs):
+        self.address = clientaddr.of_request(request)
+        self.account = str(request.POST.get("username", ""))[:150].strip().lower()
+        refusal = LOGIN_ADDRESS.over(self.address) or (
+            LOGIN_ACCOUNT.over(self.account) if self.account else None)
+        if refusal is not None:
+            context = self.get_context_data(form=self.form_class(request))
+            return _refused(request, self.template_name, context, refusal, "failed log-ins")
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        LOGIN_ADDRESS.hit(self.address)
+        if self.account:
+            LOGIN_ACCOUNT.hit(self.account)
+        return super().form_invalid(form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -25,6 +62,11 @@ def signup(request):
         return redirect("lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # Accounts made from one address (issue 27): counted when one would be made.
+        refusal = SIGNUP_ADDRESS.hit(clientaddr.of_request(request))
+        if refusal is not None:
+            return _refused(request, "registration/signup.html", {"form": form}, refusal,
+                            "new accounts from your address")
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("lobby")
@@ -74,6 +116,10 @@ def profile(request, player_id: str):
     """A player's page (book 6.6): rating, stratum, promotion progress, R29 metrics, PSF (R27)
     for S3, rating history and recent games. A constant number of queries, whatever the
     number of games."""
+    if not strata.is_player_id(player_id.upper()):
+        # Not an id at all (a NUL, which PostgreSQL's text refuses, or any other junk): no
+        # such page, without asking the database.
+        raise Http404("no such player")
     player = get_object_or_404(Player.objects.select_related("user", "body"),
                                player_id=player_id.upper())
     history = list(player.rating_changes.order_by("played_at", "game_id")

@@ -17,6 +17,8 @@ Variables (all optional on a developer machine):
 ``TALU_BODY_NAME``        its display name
 ``TALU_PLACE``            the session place written in session entries (default "talu play server")
 ``TALU_WS_MAX_MESSAGE``   largest websocket message accepted, in bytes (default 4096)
+``TALU_MAX_REQUEST_BYTES`` largest HTTP request body accepted (default 4 MiB, as nginx)
+``TALU_TRUSTED_PROXIES``  addresses/networks of the proxies whose X-Forwarded-For is believed
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from talu_site.channel_layer import channel_layers
+from talu_site.clientaddr import parse_networks
 from talu_site.envvars import env_bool, env_int
+from talu_site.ratelimit import rates_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -68,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "talu_site.middleware.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -174,6 +179,21 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- security (production) --------------------------------------------------------------------
+# Peers whose X-Forwarded-For is believed (talu_site/clientaddr.py): the proxies in front
+# (comma-separated addresses or networks). Empty: the socket's peer is the client, whatever
+# the header says, so a client cannot pick its own address for the limits per address.
+try:
+    TALU_TRUSTED_PROXIES = parse_networks(env.list("TALU_TRUSTED_PROXIES", default=[]))
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TALU_TRUSTED_PROXIES: {exc}") from None
+# Rate limits per account and per address (talu_site/ratelimit.py, docs/deployment.md):
+# TALU_RATE_<NAME>=30/10minute or off; counted in the default cache (Redis with REDIS_URL).
+try:
+    TALU_RATES = rates_from_environment(os.environ)
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TALU_RATE_*: {exc}") from None
+# Challenges one player may have open at once (the lobby shows the newest 50 of everyone's).
+TALU_MAX_OPEN_CHALLENGES = env_int("TALU_MAX_OPEN_CHALLENGES", 5)
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
@@ -238,6 +258,12 @@ TALU_REGISTRAR_ID = os.environ.get("TALU_REGISTRAR_ID", "TALU-SITE-01")
 TALU_BODY_NAME = os.environ.get("TALU_BODY_NAME", "talu play server")
 TALU_PLACE = os.environ.get("TALU_PLACE", "talu play server (online)")
 TALU_WS_MAX_MESSAGE = env_int("TALU_WS_MAX_MESSAGE", 4096, minimum=256)
+# The largest request body taken (413 beyond, talu_site/middleware.py): nginx's
+# client_max_body_size (deploy/nginx.conf), for a server reached without nginx too.
+TALU_MAX_REQUEST_BYTES = env_int("TALU_MAX_REQUEST_BYTES", 4 * 1024 * 1024, minimum=65536)
+# A game's upload is its STGE and up to registry.submission.MAX_SESSIONS (100) STSE files;
+# Django's default of 100 files would refuse the largest game a body may submit.
+DATA_UPLOAD_MAX_NUMBER_FILES = 128
 
 LOGGING = {
     "version": 1,

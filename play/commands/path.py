@@ -42,6 +42,7 @@ from play.models import Game, GameEvent
 from play.store import engines
 from play.store import log as event_log
 from play.store.log import Batch, number
+from talu_site import text
 
 log = logging.getLogger(__name__)
 
@@ -110,15 +111,14 @@ def _reject(code: str, reason: str, version: int, seq: str | None) -> Outcome:
 
 
 def plain_seq(seq: Any) -> bool:
-    """A ``seq`` the log can keep: a string or number of at most 64 characters, printable
-    (no NUL, which PostgreSQL's text refuses, and no lone surrogate, which UTF-8 cannot hold)."""
+    """A ``seq`` the log can keep: a string or number of at most 64 characters, one printable
+    line (``talu_site.text``, the one check of external strings: no NUL, which PostgreSQL's
+    text refuses, no lone surrogate, which UTF-8 cannot hold, no bidi control)."""
     if seq is None:
         return True
     if isinstance(seq, bool) or not isinstance(seq, (str, int)):
         return False
-    text = str(seq)
-    return len(text) <= MAX_SEQ_LENGTH and text.isprintable() and not any(
-        "\ud800" <= ch <= "\udfff" for ch in text)
+    return text.problem(str(seq), max_length=MAX_SEQ_LENGTH) is None
 
 
 def _seq_error(seq: Any) -> Outcome:

@@ -34,10 +34,13 @@ from play.live import delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
 from play.store import engines
+from talu_site import clientaddr, ratelimit
 
 log = logging.getLogger(__name__)
 
 CATCH_UP_GRACE = 2.0  # seconds a step may be in transit before the heartbeat sends it itself
+RATE_LIMITED = 4429  # close code: too many handshakes from this address (retry_after seconds)
+WS_CONNECT = ratelimit.limit("ws_connect")
 TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
 #                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
 
@@ -98,6 +101,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.loop = asyncio.get_running_loop()
         self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
         self.delivery = OrderedDelivery(self._send_text, self._resync, self.spawn)
+        # Handshakes per address (issue 27), before anything costs a database trip.
+        refusal = await WS_CONNECT.ahit(clientaddr.of_scope(self.scope))
+        if refusal is not None:
+            await self._refuse("rate_limited",
+                               refusal.message("connections from your address"),
+                               RATE_LIMITED, retry_after=refusal.retry_after)
+            return
         cap = conf.max_connections()
         if cap and _open_sockets >= cap:
             await self._refuse("busy", "this server is full; reconnect in a moment",
@@ -142,9 +152,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._announce_count(opened.spectators)
         heartbeat.register(self)
 
-    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+    async def _refuse(self, code: str, message: str, close_code: int, **extra: Any) -> None:
         await self.accept()
-        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.send_json({"type": "error", "code": code, "message": message, **extra})
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:

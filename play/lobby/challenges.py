@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -12,6 +13,7 @@ from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.lifecycle import start_game
 from play.models import Challenge, Game
+from talu_site import ratelimit
 
 
 class ChallengeError(ValueError):
@@ -20,6 +22,7 @@ class ChallengeError(ValueError):
 
 def open_challenge(user, variant: str = "standard", rated: bool = True, opponent: str = "",
                    side: str = "random", time_control: str = "untimed") -> Challenge:
+    _within_limits(user)
     if variant not in VARIANT_NAMES:
         raise ChallengeError(f"unknown variant {variant!r}")
     try:
@@ -37,6 +40,19 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
             raise ChallengeError("you cannot challenge yourself")
     return Challenge.objects.create(creator=user, opponent=opp, variant=variant, rated=rated,
                                     side=side, time_control=time_control)
+
+
+def _within_limits(user) -> None:
+    """One player may not fill the lobby (issue 27, finding 4: 200 challenges in 5 s pushed
+    everyone else's out of the newest 50): a cap on those open at once, and on the rate of
+    opening them (``talu_site.ratelimit``, shared by every server process)."""
+    cap = settings.TALU_MAX_OPEN_CHALLENGES
+    if Challenge.objects.filter(creator=user, status=Challenge.OPEN).count() >= cap:
+        raise ChallengeError(f"you already have {cap} open challenges: cancel one, or wait "
+                             "until one is accepted")
+    refusal = ratelimit.limit("challenge").hit(str(user.pk))
+    if refusal is not None:
+        raise ChallengeError(refusal.message("challenges opened"))
 
 
 def cancel_challenge(user, challenge_id: int) -> None:

@@ -26,7 +26,7 @@ from registry.api.auth import body_of
 from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
 from registry.corrections import GameStateConflict, annul_game
-from registry.models import ArchivedGame
+from registry.models import RegistryGame
 
 ACTIONS = (*ARBITER_COMMANDS, "annul")
 ERROR = OpenApiResponse(ErrorSerializer, description="Refused; nothing was changed.")
@@ -65,8 +65,8 @@ class ActionResultSerializer(serializers.Serializer):
     outcome = serializers.DictField(allow_null=True)
 
 
-def _archived(game_id) -> ArchivedGame:
-    game = ArchivedGame.objects.select_related("body", "live").filter(game_id=game_id).first()
+def _archived(game_id) -> RegistryGame:
+    game = RegistryGame.objects.select_related("body", "live").filter(game_id=game_id).first()
     if game is None:
         raise Http404("No such game.")
     return game
@@ -85,7 +85,7 @@ def _form(serializer_class, request):
     return form.validated_data
 
 
-def _check_appointer(request, game: ArchivedGame) -> None:
+def _check_appointer(request, game: RegistryGame) -> None:
     if body_of(request) is None and _user(request) is None:
         raise exceptions.NotAuthenticated()
     if not arbiters.can_appoint(game, user=_user(request), body=body_of(request)):
@@ -182,10 +182,10 @@ class GameArbiterAction(APIView):
                          "events": outcome.events,
                          "outcome": (outcome.state or {}).get("outcome")})
 
-    def _annul(self, game: ArchivedGame, user, reason: str) -> Response:
+    def _annul(self, game: RegistryGame, user, reason: str) -> Response:
         if not reason.strip():
             raise exceptions.ValidationError({"reason": ["An annulment needs a reason."]})
-        if game.status == ArchivedGame.PLAYING:
+        if game.status == RegistryGame.PLAYING:
             raise Conflict("The game is still in play: annul it after it ends (R39); in play, "
                            "use forfeit or null.")
         try:

@@ -15,6 +15,12 @@ from __future__ import annotations
 
 import logging
 
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -47,6 +53,11 @@ class Conflict(exceptions.APIException):
 def handle(exc, context) -> Response:
     """DRF exception handler: JSON bodies of the shapes above for every error."""
     set_rollback()  # whatever went wrong, an atomic request writes nothing
+    if isinstance(exc, SuspiciousOperation):
+        # Django refuses a body too large or with too many fields or files while parsing it
+        # (in the view, or in the CSRF check before it): the client's fault, said in words.
+        code, detail = _refused_body(exc)
+        return Response({"detail": detail}, status=code)
     if isinstance(exc, Rejected):
         return Response({"detail": str(exc.detail), "reasons": exc.reasons}, status=exc.status_code)
     if isinstance(exc, exceptions.ValidationError):
@@ -62,6 +73,18 @@ def handle(exc, context) -> Response:
     log.exception("unexpected error in API view %s", type(view).__name__ if view else "?")
     return Response({"detail": "Internal server error: the request could not be completed."},
                     status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def _refused_body(exc: SuspiciousOperation) -> tuple[int, str]:
+    if isinstance(exc, RequestDataTooBig):
+        return (status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+                "The request body is too large: send each record file at most once, "
+                "at most 1 MB each.")
+    if isinstance(exc, TooManyFilesSent):
+        return status.HTTP_400_BAD_REQUEST, "Too many files uploaded in one request."
+    if isinstance(exc, TooManyFieldsSent):
+        return status.HTTP_400_BAD_REQUEST, "Too many form fields in one request."
+    return status.HTTP_400_BAD_REQUEST, "Malformed request."
 
 
 @csrf_exempt  # a POST to a wrong path is a 404, not a CSRF page

@@ -22,6 +22,7 @@ from registry.models import (
 )
 from registry.profiles import profile_of
 from registry.scoring import strata
+from talu_site import text
 
 MAX_RECORD_BYTES = 1_000_000  # one STGE/STSE file; a real one is a few kilobytes
 MAX_SESSIONS = submission.MAX_SESSIONS  # the core's limit, so the schema tells the truth
@@ -37,6 +38,30 @@ def record_name(kind: str, session: int) -> str:
 
 def _absolute(request, url: str) -> str:
     return request.build_absolute_uri(url) if request is not None else url
+
+
+# --- external text (talu_site.text: the one check of every string from outside) -----------------
+
+class LineField(serializers.CharField):
+    """One printable line: no NUL, lone surrogate, control or bidi character."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        reason = text.problem(value)
+        if reason is not None:
+            raise serializers.ValidationError(f"This field {reason}.")
+        return value
+
+
+class NameField(serializers.CharField):
+    """A display name, normalised and checked as every name is (``text.clean_name``)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            return text.clean_name(value, max_length=self.max_length or 200)
+        except text.TextError as err:
+            raise serializers.ValidationError(f"A name {err}.") from None
 
 
 # --- small references ---------------------------------------------------------------------------
@@ -159,7 +184,7 @@ class PlayerDetailSerializer(PlayerSerializer):
 class PlayerCreateSerializer(serializers.Serializer):
     """A body registers an over-the-board player (book 5.3.6): the body is the token's."""
 
-    display_name = serializers.CharField(max_length=200, trim_whitespace=True)
+    display_name = NameField(max_length=200)
     player_id = serializers.CharField(
         required=False, min_length=strata.PLAYER_ID_LENGTH, max_length=strata.PLAYER_ID_LENGTH,
         help_text="An R26 id (18 upper-case letters and digits) already issued; "
@@ -263,41 +288,48 @@ class GameDetailSerializer(GameSerializer):
 class GameFilterSerializer(serializers.Serializer):
     """Query parameters of the game list."""
 
-    player = serializers.CharField(required=False, help_text="A player id (either side).")
+    player = LineField(required=False, max_length=64, help_text="A player id (either side).")
     status = serializers.ChoiceField(required=False,
                                      choices=[s for s, _ in RegistryGame.STATUSES])
     variant = serializers.ChoiceField(required=False, choices=sorted(VARIANTS))
     source = serializers.ChoiceField(required=False, choices=[s for s, _ in RegistryGame.SOURCES])
-    body = serializers.CharField(required=False, help_text="A body's registrar id.")
+    body = LineField(required=False, max_length=64, help_text="A body's registrar id.")
     rated = serializers.BooleanField(required=False)
 
 
 class PlayerFilterSerializer(serializers.Serializer):
     """Query parameters of the player list."""
 
-    q = serializers.CharField(required=False, max_length=200,
-                              help_text="Part of a name, or the start of a player id.")
+    q = LineField(required=False, max_length=200,
+                  help_text="Part of a name, or the start of a player id.")
     stratum = serializers.ChoiceField(required=False, choices=["S1", "S2", "S3"])
-    body = serializers.CharField(required=False, help_text="A body's registrar id.")
+    body = LineField(required=False, max_length=64, help_text="A body's registrar id.")
 
 
 # --- writes -------------------------------------------------------------------------------------
 
 def record_text(value, field: str) -> str:
-    """An uploaded file or a string, as UTF-8 text (bounded in size)."""
+    """An uploaded file or a string, as UTF-8 text (bounded in size) the database can hold:
+    no NUL, no lone surrogate (a JSON string may carry one: ``"\\ud800"``), no control
+    character but tabs and line breaks (``talu_site.text``)."""
     if hasattr(value, "read"):
         raw = value.read(MAX_RECORD_BYTES + 1)
         if len(raw) > MAX_RECORD_BYTES:
             raise serializers.ValidationError({field: f"larger than {MAX_RECORD_BYTES} bytes"})
         try:
-            return raw.decode("utf-8")
+            value = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise serializers.ValidationError({field: "not UTF-8 text"}) from None
-    if isinstance(value, str):
-        if len(value.encode("utf-8")) > MAX_RECORD_BYTES:
-            raise serializers.ValidationError({field: f"larger than {MAX_RECORD_BYTES} bytes"})
-        return value
-    raise serializers.ValidationError({field: "expected a file or a string"})
+    elif not isinstance(value, str):
+        raise serializers.ValidationError({field: "expected a file or a string"})
+    elif len(value) > MAX_RECORD_BYTES:  # characters first: encoding a huge string costs
+        raise serializers.ValidationError({field: f"larger than {MAX_RECORD_BYTES} bytes"})
+    reason = text.problem(value, multiline=True, allow_bidi=True)
+    if reason is not None:
+        raise serializers.ValidationError({field: f"a record file {reason}"})
+    if len(value.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise serializers.ValidationError({field: f"larger than {MAX_RECORD_BYTES} bytes"})
+    return value
 
 
 class SubmissionJSONSerializer(serializers.Serializer):
@@ -324,17 +356,17 @@ class SubmissionUploadSerializer(serializers.Serializer):
 
 
 class AnnulSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, help_text="Why the game is annulled.")
+    reason = LineField(max_length=2000, help_text="Why the game is annulled.")
 
 
 class CorrectionJSONSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = LineField(max_length=2000)
     stse = serializers.ListField(child=serializers.CharField(trim_whitespace=False),
                                  min_length=1, max_length=MAX_SESSIONS,
                                  help_text="The corrected session entries (STSE), in order.")
 
 
 class CorrectionUploadSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = LineField(max_length=2000)
     stse = serializers.ListField(child=serializers.FileField(), min_length=1,
                                  max_length=MAX_SESSIONS)

@@ -33,6 +33,7 @@ from registry.api.schema import ErrorSerializer
 from registry.corrections import GameStateConflict, annul_game, correct_game
 from registry.models import AffiliatedBody, GameRecord, Player, RatingChange, RegistryGame
 from registry.submission import SubmissionRejected, submit_game
+from talu_site import text
 
 REJECTED = OpenApiResponse(ErrorSerializer, description=(
     "The registry rejected the records: `reasons` lists every reason; nothing was changed."))
@@ -83,8 +84,8 @@ def _text_field(data: Mapping, name: str, *, required: bool, max_length: int) ->
         return None
     if not isinstance(value, str):
         raise _bad(name, "Expected a string.")
-    if "\x00" in value:
-        raise _bad(name, "Null characters are not allowed.")
+    if (reason := text.problem(value)) is not None:  # one check of external text
+        raise _bad(name, f"This field {reason}.")
     value = value.strip()
     if required and not value:
         raise _bad(name, "This field may not be blank.")

@@ -10,7 +10,7 @@ import pytest
 from registry.corrections import annul_game
 from registry.ledger import rate_finished_game, recompute_all, tally_from_json
 from registry.models import (
-    ArchivedGame,
+    RegistryGame,
     AuditEntry,
     PhaseRatingChange,
     Player,
@@ -27,16 +27,16 @@ pytestmark = pytest.mark.django_db
 
 def phase_game(body, pi, po, phase, name=I_WINS, *, at):
     variant, _, tally = example(name)
-    game = ArchivedGame.objects.create(
+    game = RegistryGame.objects.create(
         body=body, variant=variant, rated=True, scoring_model="S3",
-        source=ArchivedGame.SUBMITTED, status=ArchivedGame.FINISHED, player_i=pi,
+        source=RegistryGame.SUBMITTED, status=RegistryGame.FINISHED, player_i=pi,
         player_o=po, winner=tally["winner"], reason=tally["reason"] or "",
         rounds=tally["rounds"], tally=tally, played_at=at, phase=phase)
     summary = rate_finished_game(game)
     return game, summary
 
 
-def rated(game: ArchivedGame) -> RatedGame:
+def rated(game: RegistryGame) -> RatedGame:
     return RatedGame.from_tally(game.pk, game.player_i_id, game.player_o_id,
                                 tally_from_json(game.tally), game.scoring_model or None)
 
@@ -170,8 +170,8 @@ def test_promotion_counts_phase_games_and_comes_after_the_update(body):
 
 def test_closing_is_refused_while_a_phase_game_is_playing(field, body):
     (a, b, *_), phase, _ = field
-    ArchivedGame.objects.create(body=body, player_i=a, player_o=b, played_at=T0 + hours(2),
-                                phase=phase, status=ArchivedGame.PLAYING)
+    RegistryGame.objects.create(body=body, player_i=a, player_o=b, played_at=T0 + hours(2),
+                                phase=phase, status=RegistryGame.PLAYING)
     with pytest.raises(PhaseStateConflict, match="still being played"):
         close_phase(phase)
     assert not PhaseRatingChange.objects.exists()

@@ -70,6 +70,16 @@ def cookies():
 
 
 @pytest.fixture(autouse=True)
+def _rate_limits_off(request, settings):
+    """Rate limits (``talu_site.ratelimit``) off, their counters kept between tests otherwise:
+    a whole run opens more sockets from one address in a minute than a person would. Tests
+    of the limits are marked ``rate_limits`` and get the settings' own rates."""
+    if request.node.get_closest_marker("rate_limits") is None:
+        settings.TALU_RATES = {name: "off" for name in settings.TALU_RATES}
+    yield
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """A new channel-layer instance per test: a Redis layer's locks belong to one event loop,
     and pytest-asyncio gives every test its own loop."""

@@ -22,7 +22,7 @@ from play.games.talu import read_stgn
 from play.lifecycle import start_game
 from play.models import Game, GameEvent
 from registry import arbiters, archiving, services
-from registry.models import AffiliatedBody, ArchivedGame, AuditEntry, GameRecord
+from registry.models import AffiliatedBody, RegistryGame, AuditEntry, GameRecord
 from registry.records.verify import check_game_docs
 from talu_cli.main import main as talu
 from tests.site.wsutil import connect, receive
@@ -48,13 +48,13 @@ def cast(players, make_user, game):
     frank = make_user("frank")
     frank.is_staff = True
     frank.save()
-    archived = ArchivedGame.objects.get(live=game)
+    archived = RegistryGame.objects.get(live=game)
     arbiters.appoint(archived, dave, by_user=frank, reason="club night")
     arbiters.appoint(archived, gina, by_user=frank)
     arbiters.dismiss(archived, gina, by_user=frank, reason="went home")
     other = AffiliatedBody.objects.create(registrar_id="GTF-OTHER-01", name="Another club")
     other_game = start_game(carol, gina, variant="standard", rated=False)
-    other_archived = ArchivedGame.objects.get(live=other_game)
+    other_archived = RegistryGame.objects.get(live=other_game)
     other_archived.body = other
     other_archived.save()
     arbiters.appoint(other_archived, erin, reason="their event")
@@ -92,7 +92,7 @@ def _facts(game):
     row = Game.objects.get(pk=game.pk)
     return (row.version, row.status, GameEvent.objects.filter(game=row).count(),
             AuditEntry.objects.filter(action=AuditEntry.ARBITRATE).count(),
-            ArchivedGame.objects.get(live=row).status)
+            RegistryGame.objects.get(live=row).status)
 
 
 # --- the matrix, REST ---------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_the_arbiter_and_staff_act_over_rest(role, name, cast, game):
     assert row.version == body["version"] == 3
     entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
     assert entry.actor_user == cast[role] and entry.after["type"] == name
-    assert entry.game == ArchivedGame.objects.get(live=game)
+    assert entry.game == RegistryGame.objects.get(live=game)
     if name in ("forfeit", "null"):
         assert row.status == Game.FINISHED
         assert (row.winner, row.reason) == (("I", "forfeit") if name == "forfeit"
@@ -144,15 +144,15 @@ def test_annul_after_the_game_through_the_cascade(role, cast, game):
     assert response.status_code == 409 and "still in play" in response.json()["detail"]
     assert _post(client, game, ACTIONS["forfeit"]).status_code == 200
     archiving.archive(Game.objects.get(pk=game.pk))
-    archived = ArchivedGame.objects.get(live=game)
-    assert archived.status == ArchivedGame.FINISHED
+    archived = RegistryGame.objects.get(live=game)
+    assert archived.status == RegistryGame.FINISHED
     # In play only: the game is over.
     late = _post(client, game, ACTIONS["warn"])
     assert late.status_code == 409 and "over" in late.json()["detail"]
     response = _post(client, game, ACTIONS["annul"])
     assert response.status_code == 200, response.json()
     archived.refresh_from_db()
-    assert archived.status == ArchivedGame.ANNULLED
+    assert archived.status == RegistryGame.ANNULLED
     entry = AuditEntry.objects.get(action=AuditEntry.ANNUL)
     assert entry.actor_user == cast[role] and entry.reason == ACTIONS["annul"]["reason"]
     again = _post(client, game, ACTIONS["annul"])
@@ -231,7 +231,7 @@ def test_an_appointment_by_another_body_for_this_game_gives_no_power(cast, game)
 
     erin = cast["other_body_arbiter"]
     ArbiterAppointment.objects.create(body=cast["other_body"], user=erin,
-                                      game=ArchivedGame.objects.get(live=game))
+                                      game=RegistryGame.objects.get(live=game))
     assert not arbiter_commands.may_arbitrate(game, erin)
 
 
@@ -308,7 +308,7 @@ async def test_nobody_but_the_arbiter_or_staff_acts_over_the_websocket(role, cas
         reply = await receive(comm, "rejected", "ack")
         assert reply["type"] == "rejected" and reply["code"] == "forbidden", reply
         assert "R39" in reply["reason"] or "log in" in reply["reason"]
-    assert await database_sync_to_async(_facts)(game) == (0, "live", 0, 0, ArchivedGame.PLAYING)
+    assert await database_sync_to_async(_facts)(game) == (0, "live", 0, 0, RegistryGame.PLAYING)
     await comm.disconnect()
 
 

@@ -28,7 +28,7 @@ from play.models import Game, GameEvent
 from play.store import engines
 from play.worker import clocks
 from play.worker.loop import run_due
-from registry.models import ArchivedGame, GameRecord, RatingChange
+from registry.models import RegistryGame, GameRecord, RatingChange
 from tests.site.wsutil import connect, receive
 
 OPENINGS = [("I", "A1", "B1"), ("O", "A8", "B8")]
@@ -129,8 +129,8 @@ def test_opening_turn_not_completed_aborts(players):
     assert (row.status, row.winner, row.reason) == ("finished", "", "aborted")
     assert flagged[0][1].state["outcome"]["reason"] == "aborted"
     run_due()
-    archived = ArchivedGame.objects.get(live=game)
-    assert archived.status == ArchivedGame.ANNULLED and archived.reason == "aborted"
+    archived = RegistryGame.objects.get(live=game)
+    assert archived.status == RegistryGame.ANNULLED and archived.reason == "aborted"
     assert not GameRecord.objects.filter(game=archived, kind="STSE").exists()
     assert not RatingChange.objects.filter(game=archived).exists()
 

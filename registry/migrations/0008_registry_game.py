@@ -21,7 +21,9 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("play", "0004_command_path"),
-        ("registry", "0006_ratings_beyond_32_bits"),
+        # after every migration that names the model by its old name
+        ("registry", "0007_i22_rating_phases"),
+        ("registry", "0007_i26_arbiters"),
     ]
 
     operations = [

@@ -1,0 +1,41 @@
+"""Site-wide request guards (issue 27): a request body larger than the site takes is refused
+before anything reads it.
+
+Django bounds what it holds in memory of a form (``DATA_UPLOAD_MAX_MEMORY_SIZE``), but a JSON
+body is read whole by the API's parser and an upload is spooled to disk whatever its size.
+nginx refuses bodies over ``client_max_body_size`` (4 MB, deploy/nginx.conf); this is the same
+limit for a server reached without it (``./dev serve``, a proxy configured otherwise), answered
+before a byte of the body is read: 413, JSON under ``/api/``, a page elsewhere.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+
+TOO_LARGE = "The request body is too large (at most {limit} bytes)."
+
+
+def _declared_length(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0  # Django reads a malformed length as none at all, and so do we
+
+
+class BodyLimitMiddleware:
+    """413 for a declared body over ``TALU_MAX_REQUEST_BYTES``."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = settings.TALU_MAX_REQUEST_BYTES
+        if _declared_length(request) > limit:
+            detail = TOO_LARGE.format(limit=limit)
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": detail}, status=413)
+            return render(request, "error.html", {"title": "Too large", "message": detail},
+                          status=413)
+        return self.get_response(request)

@@ -1,0 +1,150 @@
+"""Rate limits per account and per address (issue 27, findings 4 and 10): log-ins, sign-ups,
+challenges, websocket connects and (issue 23) pool joins.
+
+One mechanism for all of them: a count per (limit, key) in a fixed window, kept in Django's
+default cache. With ``REDIS_URL`` that cache is Redis, shared by every server process, so a
+client cannot multiply its budget by the number of processes behind the proxy (and a restart
+does not reset it); on the embedded defaults it is the process's memory, which is all one
+process needs. Addresses come from ``talu_site.clientaddr`` (X-Forwarded-For believed only
+from ``TALU_TRUSTED_PROXIES``).
+
+The rates are settings (``TALU_RATES``, from ``TALU_RATE_<NAME>`` variables, e.g.
+``TALU_RATE_LOGIN_ADDRESS=30/10minute``; ``off`` turns one off) and are read on each use, so a
+deployment or a test can change them. A limit refused says when to come back.
+
+Use::
+
+    limit = ratelimit.limit("pool_join")
+    refusal = limit.hit(str(user.pk))          # counts this attempt
+    if refusal: raise SomeError(refusal.message("joining pools"))
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(second|minute|hour|day)s?\s*$")
+PREFIX = "talu-rl"
+
+#: Every limit, its default and what it counts (docs/deployment.md lists them too).
+DEFAULTS = {
+    # failed log-ins from one address, and against one account from anywhere
+    "login_address": "30/10minute",
+    "login_account": "10/10minute",
+    # accounts created from one address
+    "signup_address": "5/hour",
+    # challenges a player opens (the number open at once is TALU_MAX_OPEN_CHALLENGES)
+    "challenge": "20/10minute",
+    # websocket handshakes from one address (a game's end opens four of a player's)
+    "ws_connect": "600/minute",
+    # pool joins of one player (the pool, issue 23)
+    "pool_join": "30/minute",
+}
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+
+
+def parse_rate(text: str) -> Rate | None:
+    """``"10/minute"``, ``"30/10minute"`` (30 per 10 minutes), or ``"off"`` (None)."""
+    if text.strip().lower() in ("off", "none", "0", ""):
+        return None
+    match = _RATE.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a rate: write e.g. 10/minute, 30/10minute or off")
+    count, times, unit = match.groups()
+    seconds = int(times or 1) * UNITS[unit]
+    if int(count) < 1 or seconds < 1:
+        raise ValueError(f"{text!r} is not a rate: at least 1 per at least 1 second")
+    return Rate(int(count), seconds)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Over the limit: ``retry_after`` seconds until the window turns."""
+
+    retry_after: int
+
+    def message(self, what: str) -> str:
+        wait = self.retry_after
+        when = f"{wait} seconds" if wait < 120 else f"{(wait + 59) // 60} minutes"
+        return f"Too many {what}: please wait {when} and try again."
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+
+    def rate(self) -> Rate | None:
+        return parse_rate(settings.TALU_RATES.get(self.name, DEFAULTS[self.name]))
+
+    def _key(self, key: str, rate: Rate, now: float) -> tuple[str, int]:
+        window = int(now // rate.seconds)
+        retry = int((window + 1) * rate.seconds - now) + 1
+        # The key is hashed by the cache backend's own key function; keep it short and plain.
+        return f"{PREFIX}:{self.name}:{window}:{key[:200]}", retry
+
+    def hit(self, key: str) -> Refusal | None:
+        """Count one attempt of ``key``; a :class:`Refusal` when it is over the rate."""
+        rate = self.rate()
+        if rate is None:
+            return None
+        from django.core.cache import cache  # not at import: the settings import this module
+
+        name, retry = self._key(key, rate, time.time())
+        cache.add(name, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(name)
+        except ValueError:  # expired between add and incr: this is the window's first
+            cache.add(name, 1, timeout=rate.seconds + 1)
+            count = 1
+        return Refusal(retry) if count > rate.count else None
+
+    def over(self, key: str) -> Refusal | None:
+        """Whether ``key`` is already over the rate, without counting an attempt."""
+        rate = self.rate()
+        if rate is None:
+            return None
+        from django.core.cache import cache
+
+        name, retry = self._key(key, rate, time.time())
+        return Refusal(retry) if (cache.get(name) or 0) >= rate.count else None
+
+    async def ahit(self, key: str) -> Refusal | None:
+        """:meth:`hit` from the event loop: in place for the in-memory cache, on a thread for a
+        cache reached over the network (Redis), so the loop never waits on a socket."""
+        if _local():
+            return self.hit(key)
+        return await sync_to_async(self.hit, thread_sensitive=False)(key)
+
+
+def _local() -> bool:
+    backend = settings.CACHES["default"]["BACKEND"]
+    return backend.endswith("LocMemCache") or backend.endswith("DummyCache")
+
+
+def limit(name: str) -> Limit:
+    """The limit called ``name`` (one of :data:`DEFAULTS`)."""
+    if name not in DEFAULTS:
+        raise KeyError(f"no rate limit called {name!r}")
+    return Limit(name)
+
+
+def rates_from_environment(environ) -> dict[str, str]:
+    """``TALU_RATES`` for the settings: each default, or ``TALU_RATE_<NAME>`` when set
+    (checked here, so a bad value stops the process at start-up)."""
+    out = {}
+    for name, default in DEFAULTS.items():
+        value = environ.get(f"TALU_RATE_{name.upper()}", default)
+        parse_rate(value)
+        out[name] = value
+    return out

@@ -1,0 +1,80 @@
+"""Site pages and every way a name enters, against hostile input (issue 27): no server error,
+names checked once (``talu_site.text``), whatever the door. Runs again on PostgreSQL
+(``test_services_stack.py``), where a NUL in a query is the database's error."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.urls import reverse
+
+from registry.models import Player
+
+pytestmark = pytest.mark.django_db
+
+RLO = "\u202e"
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(caplog):
+    """Any ERROR log line fails the test."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+@pytest.mark.parametrize("path", ["/players/%00/", "/players/A%00B/", "/players/%ED%A0%80/",
+                                  "/players/" + "A" * 300 + "/", "/leaderboard/%00/",
+                                  "/games/00000000-0000-0000-0000-000000000000/stge/0/"])
+def test_junk_in_a_path_is_not_found(client, path):
+    """Finding 6: ``/players/%00/`` was a 500 on PostgreSQL (a NUL in the query)."""
+    response = client.get(path)
+    assert response.status_code == 404
+
+
+def test_a_real_profile_still_shows(client, players):
+    player = Player.objects.get(user=players[0])
+    assert client.get(f"/players/{player.player_id}/").status_code == 200
+    assert client.get(f"/players/{player.player_id.lower()}/").status_code == 200
+
+
+def test_a_body_larger_than_the_site_takes_is_413(client):
+    response = client.generic("POST", reverse("login"), "x" * (5 * 1024 * 1024),
+                              content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 413
+    assert b"too large" in response.content
+
+
+@pytest.mark.parametrize("name", [f"evil{RLO}gnp.exe", "two\nlines", "nul\x00", "tab\there"])
+def test_signup_refuses_a_misleading_name(client, name):
+    response = client.post(reverse("signup"), {"username": name, "password1": "a-Long-pass-77",
+                                               "password2": "a-Long-pass-77"})
+    assert response.status_code == 200  # the form again, with its error
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize("name", [f"evil{RLO}gnp", "two\nlines", "cr\rhere", "\u2066iso"])
+def test_register_player_refuses_a_misleading_name(name):
+    """Finding 9, the management command's door (``register_player``)."""
+    from registry.jobs import JobError, register_player
+
+    with pytest.raises(JobError, match="name"):
+        register_player(name)
+    assert not Player.objects.exists()
+
+
+def test_register_player_normalises_the_name():
+    from registry.jobs import register_player
+
+    assert register_player("  Ann   Le\u0301 ").display_name == "Ann L\u00e9"
+
+
+def test_admin_refuses_a_misleading_name(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", password="pw-root-x1")
+    client.force_login(admin)
+    response = client.post("/admin/registry/player/add/", {
+        "display_name": f"x{RLO}y", "player_id": "ABCDEFGHIJKLMNOPQR", "anpc": ""})
+    assert response.status_code == 200 and b"bidirectional" in response.content
+    assert not Player.objects.filter(player_id="ABCDEFGHIJKLMNOPQR").exists()
