@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from play.models import Game
 from registry.access import can_manage
-from registry.models import AffiliatedBody, ArbiterAppointment, RegistryGame, AuditEntry
+from registry.models import AffiliatedBody, ArbiterAppointment, AuditEntry, RegistryGame
 
 
 class ArbiterError(ValueError):

@@ -42,11 +42,11 @@ from django.utils import timezone
 
 from registry import bulk, figcache
 from registry.models import (
-    RegistryGame,
     PhaseRatingChange,
     Player,
     RatingChange,
     RatingPhase,
+    RegistryGame,
     StratumRecord,
 )
 from registry.scoring import s3

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from registry.ledger import OPENING, Summary, hold_lock, recompute_from
-from registry.models import AffiliatedBody, RegistryGame, AuditEntry, RatingPhase
+from registry.models import AffiliatedBody, AuditEntry, RatingPhase, RegistryGame
 
 
 class PhaseStateConflict(ValueError):

@@ -10,11 +10,11 @@ import pytest
 from registry.corrections import annul_game
 from registry.ledger import rate_finished_game, recompute_all, tally_from_json
 from registry.models import (
-    RegistryGame,
     AuditEntry,
     PhaseRatingChange,
     Player,
     RatingChange,
+    RegistryGame,
     StratumRecord,
 )
 from registry.phases import PhaseStateConflict, close_phase, open_phase

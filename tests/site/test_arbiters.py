@@ -22,7 +22,7 @@ from play.games.talu import read_stgn
 from play.lifecycle import start_game
 from play.models import Game, GameEvent
 from registry import arbiters, archiving, services
-from registry.models import AffiliatedBody, RegistryGame, AuditEntry, GameRecord
+from registry.models import AffiliatedBody, AuditEntry, GameRecord, RegistryGame
 from registry.records.verify import check_game_docs
 from talu_cli.main import main as talu
 from tests.site.wsutil import connect, receive

@@ -28,7 +28,7 @@ from play.models import Game, GameEvent
 from play.store import engines
 from play.worker import clocks
 from play.worker.loop import run_due
-from registry.models import RegistryGame, GameRecord, RatingChange
+from registry.models import GameRecord, RatingChange, RegistryGame
 from tests.site.wsutil import connect, receive
 
 OPENINGS = [("I", "A1", "B1"), ("O", "A8", "B8")]
