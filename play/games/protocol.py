@@ -138,8 +138,23 @@ class Flag(Command):
     TYPE: ClassVar[str] = "flag"
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimAbsence(Command):
+    """R37: the opponent of a player whose every connection has been gone for the absence
+    limit claims the game: ``result`` ``win`` (by decision, cause ``abandonment``) or
+    ``null``. ``absent_for`` (ms) is how long the other player has been gone, measured by the
+    server from its sockets (never read from the client); None: present."""
+
+    TYPE: ClassVar[str] = "claim"
+    result: str = "win"
+    absent_for: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "result": self.result}
+
+
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce,
-                                                           Flag)}
+                                                           Flag, ClaimAbsence)}
 
 
 def command_from_json(data: Any) -> Command:
@@ -155,6 +170,11 @@ def command_from_json(data: Any) -> Command:
         return Resign()
     if cls is Flag:
         return Flag()
+    if cls is ClaimAbsence:
+        result = data.get("result", "win")
+        if result not in ("win", "null"):
+            raise BadCommand("a claim asks for 'win' or 'null'")
+        return ClaimAbsence(result)
     if cls is Warn:
         side, reason = data.get("side"), data.get("reason")
         if side not in ("I", "O") or not isinstance(reason, str):

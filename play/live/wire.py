@@ -12,7 +12,8 @@ from urllib.parse import parse_qs
 
 import orjson
 
-CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "ping")
+CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
+                "ping")
 
 
 class WireError(ValueError):

@@ -47,6 +47,10 @@ class Game(models.Model):
     #: When the running clock runs out, kept by the append with every batch (None: no clock
     #: runs); the worker flags live games whose deadline has passed (``play.worker.clocks``).
     deadline = models.DateTimeField(null=True, blank=True)
+    #: Since when every connection of a side's player has been gone (R37's absence), kept by
+    #: the sockets (``play.live.presence``); None while connected.
+    away_i = models.DateTimeField(null=True, blank=True)
+    away_o = models.DateTimeField(null=True, blank=True)
     detail = models.CharField(max_length=200, blank=True)
     stgn = models.TextField(blank=True)  # the game's notation, refreshed at every turn end
     created = models.DateTimeField(auto_now_add=True)

@@ -271,6 +271,21 @@
     }
   }
   setInterval(tickClocks, 100);
+
+  function tickAbsence() {
+    var a = st.absence, box = $("absence");
+    if (!a || !st.state || st.state.outcome || !mySide) { box.hidden = true; return; }
+    var wait = Math.ceil((a.since + a.limit - serverNow()) / 1000);
+    box.hidden = false;
+    var who = a.side === "I" ? "I (light)" : "O (dark)";
+    $("absence-text").textContent = wait > 0 ?
+      who + " has left the game. You may claim it in " + wait + " s." :
+      who + " has left the game. You may claim it now:";
+    $("claim-win").hidden = $("claim-null").hidden = wait > 0;
+  }
+  setInterval(tickAbsence, 500);
+  $("claim-win").addEventListener("click", function () { send({type: "claim", result: "win", seq: st.seqBase + "-cw"}); });
+  $("claim-null").addEventListener("click", function () { send({type: "claim", result: "null", seq: st.seqBase + "-cn"}); });
   function set(list) { var o = {}; (list || []).forEach(function (x) { o[x] = true; }); return o; }
   function pad3(n) { var t = String(n); while (t.length < 3) t = "0" + t; return t; }
   function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
@@ -354,6 +369,12 @@
         break;
       case "spectators":
         $("spectators").textContent = m.count;
+        break;
+      case "absence":
+        // R37: the other player's every connection is gone (since: null, back again).
+        if (m.side !== mySide) st.absence = m.since === null || m.limit === null ? null :
+          {side: m.side, since: m.since, limit: m.limit};
+        tickAbsence();
         break;
       case "error":
         flash(m.message);

@@ -34,6 +34,7 @@ from play.games.protocol import (
     Actor,
     Announce,
     BadCommand,
+    ClaimAbsence,
     Command,
     CommandError,
     Event,
@@ -129,6 +130,8 @@ class TaluRules:
             return [self._resign(state, actor, at)]
         if isinstance(command, Flag):
             return [self._flag(state, actor, at)]
+        if isinstance(command, ClaimAbsence):
+            return [self._claim(state, actor, command, at)]
         if isinstance(command, Warn):
             return [self._warn(state, actor, command)]
         if isinstance(command, Announce):
@@ -169,6 +172,33 @@ class TaluRules:
             left = clock.left(clock.running, at or clock.since)
             raise TooEarly(f"{clock.running}'s clock has not run out: {left / 1000:.1f} s left")
         return self._time_out(state, actor, at)
+
+    def _claim(self, state: TaluState, actor: Actor, command: ClaimAbsence,
+               at: int | None) -> Event:
+        """R37: a claim against a player gone for the absence limit (live timed games)."""
+        if not actor.plays:
+            raise NotAllowed(f"only a player can claim a game, not the {actor.kind}")
+        if state.engine.outcome is not None:
+            raise GameOver(f"the game is over ({state.engine._outcome_text()})")
+        clock = state.clock
+        limit = clock.tc.absence_ms if clock is not None else None
+        if limit is None:
+            raise IllegalCommand("only live timed games can be claimed for absence; in "
+                                 "correspondence the per-turn days decide")
+        if command.result not in ("win", "null"):
+            raise BadCommand("a claim asks for 'win' or 'null'")
+        gone = Side(actor.side).other.value
+        if command.absent_for is None:
+            raise TooEarly(f"{gone} is connected")
+        if command.absent_for < limit:
+            raise TooEarly(f"{gone} has been gone {command.absent_for / 1000:.0f} s; you may "
+                           f"claim after {limit / 1000:.0f} s")
+        winner = actor.side if command.result == "win" else None
+        data: dict[str, Any] = {"winner": winner, "cause": "abandonment",
+                                "detail": f"{gone} left the game"}
+        if at is not None:
+            data["t"] = at
+        return Event(DECIDE, actor.side, data, "abandoned", actor.kind)
 
     def _time_out(self, state: TaluState, actor: Actor, at: int) -> Event:
         """The running side's time is out at ``at``: an abort if it was its opening turn
