@@ -153,8 +153,34 @@ class ClaimAbsence(Command):
         return {"type": self.TYPE, "result": self.result}
 
 
+@dataclass(frozen=True, slots=True)
+class Adjourn(Command):
+    """R38: adjourn the game between turns. From a player it is an offer, or the acceptance
+    of the opponent's; from an arbiter it adjourns at once. The side to move then seals its
+    turn (played as usual, shown to nobody else, its time charged) and the session ends."""
+
+    TYPE: ClassVar[str] = "adjourn"
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Command):
+    """R38: resume an adjourned game (a new session, beginning with the sealed turn). From a
+    player an offer or the acceptance of the opponent's; from an arbiter at once."""
+
+    TYPE: ClassVar[str] = "resume"
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "reason": self.reason}
+
+
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (PlayStep, Resign, Warn, Announce,
-                                                           Flag, ClaimAbsence)}
+                                                           Flag, ClaimAbsence, Adjourn,
+                                                           Resume)}
 
 
 def command_from_json(data: Any) -> Command:
@@ -170,6 +196,11 @@ def command_from_json(data: Any) -> Command:
         return Resign()
     if cls is Flag:
         return Flag()
+    if cls in (Adjourn, Resume):
+        reason = data.get("reason", "")
+        if not isinstance(reason, str) or len(reason) > 200:
+            raise BadCommand("a reason is text of at most 200 characters")
+        return cls(reason)  # type: ignore[call-arg]
     if cls is ClaimAbsence:
         result = data.get("result", "win")
         if result not in ("win", "null"):
