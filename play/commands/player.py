@@ -14,12 +14,12 @@ from typing import Any
 from django.utils import timezone
 
 from play.commands.path import Outcome, Submission, execute, store
-from play.games.protocol import ClaimAbsence, Flag, PlayStep, Resign, player
+from play.games.protocol import Adjourn, ClaimAbsence, Flag, PlayStep, Resign, Resume, player
 from play.live import presence
 from play.models import Game
 from play.store import engines
 
-COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim")
+COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim", "adjourn", "resume")
 
 
 def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
@@ -31,6 +31,10 @@ def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
         command = Flag()
     elif kind == "claim":
         command = claim_command(msg, game_id, side)
+    elif kind in ("adjourn", "resume"):  # an offer, or the acceptance of the opponent's
+        reason = msg.get("reason", "")
+        reason = reason[:200] if isinstance(reason, str) else ""
+        command = Adjourn(reason) if kind == "adjourn" else Resume(reason)
     elif kind == "step":
         command = PlayStep(msg.get("step"))
     else:  # "end" / "pass": steps that spend nothing

@@ -258,6 +258,23 @@ class Event:
             or (arbiter and v in ("I", "O"))
 
 
+def viewer_state(state: dict[str, Any] | None, side: str | None) -> dict[str, Any] | None:
+    """A game's snapshot as a viewer playing ``side`` (None: a spectator) may see it. A
+    snapshot may carry ``sealed``: ``{"side", "state"}``, the position only that side may see
+    (its sealed turn, R38), beside everyone else's; that side gets its own (with the clocks
+    and session keys of the shared one), everyone else the shared one without it."""
+    if not state or "sealed" not in state:
+        return state
+    sealed = state["sealed"]
+    if side is not None and side == sealed["side"]:
+        own = dict(sealed["state"])
+        for key in ("clock", "adjournment", "offer"):
+            if key in state:
+                own[key] = state[key]
+        return own
+    return {k: v for k, v in state.items() if k != "sealed"}
+
+
 # --- refusals ---------------------------------------------------------------------------------
 
 

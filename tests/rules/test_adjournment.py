@@ -25,8 +25,8 @@ from play.games.protocol import (
     arbiter,
     player,
     system,
+    viewer_state,
 )
-from play.games.talu.adjournment import viewer_state
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 

@@ -32,6 +32,7 @@ from play.games.protocol import (
 )
 
 from .game import ArbiterDecision, TaluGame
+from .outcome import Side
 
 OFFER, ADJOURN, SEAL, RESUME = "offer", "adjourn", "seal", "resume"
 KINDS = (OFFER, ADJOURN, SEAL, RESUME)
@@ -152,7 +153,9 @@ def evolve(engine: TaluGame, s: Sessions, event: Event, clock: Any, public: Any)
         s.offer = None
         s.sealing = engine.side_to_move.value if engine.side_to_move else None
         reason = data.get("reason") or f"adjourned by {data.get('by') or 'agreement'}"
-        engine.arbiter.append(ArbiterDecision(engine._last_label(), "adjourn", None, reason))
+        # R34's item names a side: the one that seals its turn
+        engine.arbiter.append(ArbiterDecision(engine._last_label(), "adjourn",
+                                              Side(s.sealing) if s.sealing else None, reason))
         s.public, s.public_stgn = public()
         s.ended.append(SessionEnd(len(engine.turns), len(engine.arbiter), engine.board(),
                                   None, s.started, at))
@@ -166,25 +169,12 @@ def evolve(engine: TaluGame, s: Sessions, event: Event, clock: Any, public: Any)
                 s.ended[-1].clocks = {side: clock.budget(side) for side in ("I", "O")}
     elif kind == RESUME:
         s.offer = None
+        sealer = Side(s.sealing) if s.sealing else None
         s.sealing, s.adjourned, s.public, s.public_stgn = None, False, None, None
         s.started = at
         reason = data.get("reason") or f"resumed by {data.get('by') or 'agreement'}"
         label = data.get("sealed") or engine._last_label()
-        engine.arbiter.append(ArbiterDecision(label, "resume", None, reason))
+        engine.arbiter.append(ArbiterDecision(label, "resume", sealer, reason))
         if clock is not None and isinstance(at, int) and engine.side_to_move is not None:
             clock.resume(engine.side_to_move.value, at)
 
-
-def viewer_state(state: dict[str, Any], side: str | None) -> dict[str, Any]:
-    """A snapshot as a viewer playing ``side`` (None: a spectator) may see it: while a turn
-    is sealed, the sealing side gets its own position, everyone else the one before it."""
-    sealed = state.get("sealed")
-    if sealed is None:
-        return state
-    if side is not None and side == sealed["side"]:
-        own = dict(sealed["state"])
-        for key in ("clock", "adjournment", "offer"):
-            if key in state:
-                own[key] = state[key]
-        return own
-    return {k: v for k, v in state.items() if k != "sealed"}
