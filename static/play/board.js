@@ -148,10 +148,24 @@
     $("pass").disabled = !(mine && hasKind("pass"));
     $("stay").hidden = !(mine && hasKind("stay"));
     $("resign").disabled = !!s.outcome || !mySide;
+    // adjournment (R38): offer, accept, seal, resume
+    var adj = s.adjournment, offer = s.offer;
+    var theirs = offer && offer.side !== mySide;
+    $("adjourn").hidden = !mySide || !!s.outcome || !!adj;
+    $("adjourn").disabled = !!s.steps_used || (offer && offer.what === "adjourn" && !theirs);
+    $("adjourn").textContent = offer && offer.what === "adjourn" && theirs ? "Accept adjournment" :
+      (offer && offer.what === "adjourn" ? "Adjournment offered" : "Adjourn");
+    $("resume").hidden = !mySide || !!s.outcome || !(adj && adj.adjourned);
+    $("resume").disabled = !!(offer && offer.what === "resume" && !theirs);
+    $("resume").textContent = offer && offer.what === "resume" && theirs ? "Accept resumption" :
+      (offer && offer.what === "resume" ? "Resumption offered" : "Resume");
     // status
     var status;
     if (s.outcome) status = resultText(s.outcome);
     else if (!mySide) status = (s.side_to_move === "I" ? "I (light)" : "O (dark)") + " to move";
+    else if (s.adjournment && s.adjournment.adjourned) status = "Adjourned: the sealed turn is hidden until play resumes";
+    else if (s.adjournment && myTurn()) status = "Seal your turn: only you will see it until play resumes";
+    else if (s.adjournment) status = s.adjournment.sealing + " is sealing the turn";
     else if (myTurn()) status = st.pending ? "Sending…" : "Your turn";
     else status = "Waiting for " + s.side_to_move;
     $("status").textContent = status;
@@ -284,6 +298,8 @@
     $("claim-win").hidden = $("claim-null").hidden = wait > 0;
   }
   setInterval(tickAbsence, 500);
+  $("adjourn").addEventListener("click", function () { send({type: "adjourn", seq: st.seqBase + "-adj-" + st.version}); });
+  $("resume").addEventListener("click", function () { send({type: "resume", seq: st.seqBase + "-res-" + st.version}); });
   $("claim-win").addEventListener("click", function () { send({type: "claim", result: "win", seq: st.seqBase + "-cw"}); });
   $("claim-null").addEventListener("click", function () { send({type: "claim", result: "null", seq: st.seqBase + "-cn"}); });
   function set(list) { var o = {}; (list || []).forEach(function (x) { o[x] = true; }); return o; }
