@@ -9,4 +9,5 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
+    path("games/mine/", views.my_games_page, name="my_games"),
 ]

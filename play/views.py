@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from play import gameview
 from play.forms import ChallengeForm
 from play.games.clock import time_label
-from play.lobby import challenges
+from play.lobby import challenges, mygames
 from play.models import Challenge, Game
 
 
@@ -98,6 +98,12 @@ def challenge_cancel(request, pk: int):
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
     return redirect("lobby")
+
+
+@login_required
+def my_games_page(request):
+    """The player's games in play, "your turn" first, by time left (correspondence)."""
+    return render(request, "play/mygames.html", {"games": mygames.my_games(request.user)})
 
 
 def game_page(request, game_id):

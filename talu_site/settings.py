@@ -238,6 +238,13 @@ TALU_REGISTRAR_ID = os.environ.get("TALU_REGISTRAR_ID", "TALU-SITE-01")
 TALU_BODY_NAME = os.environ.get("TALU_BODY_NAME", "talu play server")
 TALU_PLACE = os.environ.get("TALU_PLACE", "talu play server (online)")
 TALU_WS_MAX_MESSAGE = env_int("TALU_WS_MAX_MESSAGE", 4096, minimum=256)
+#: The site's address in notices sent by email (play.worker.notices).
+TALU_SITE_URL = os.environ.get("TALU_SITE_URL", "http://localhost:8000")
+
+# Email (correspondence notices): printed on the console unless ``EMAIL_URL`` names a server,
+# e.g. smtp+tls://user:password@mail.example.org:587 (django-environ's email_url).
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "talu <noreply@localhost>")
 
 LOGGING = {
     "version": 1,

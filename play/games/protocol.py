@@ -376,6 +376,10 @@ class GameRules(Protocol):
         """The game's record of play so far (talu: STGN), kept on the game's row."""
         ...
 
+    def side_to_move(self, state: State) -> str:
+        """The side whose turn it is ("" when the game is over)."""
+        ...
+
     def deadline(self, state: State) -> int | None:
         """When the running clock runs out (ms since the epoch), None when none runs (R36):
         the server keeps it on the game's row so the worker flags the game then."""

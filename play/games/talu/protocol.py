@@ -335,6 +335,10 @@ class TaluRules:
                 outcome["reason"], outcome["winner"] = ABORTED, None
         return snap
 
+    def side_to_move(self, state: TaluState) -> str:
+        side = state.engine.side_to_move
+        return side.value if side is not None else ""
+
     def deadline(self, state: TaluState) -> int | None:
         """When the running clock runs out (ms since the epoch), or None: untimed, stopped,
         or the game is over. The server keeps it on the game's row for the worker."""
