@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 from play import games, ports
-from play.games.protocol import ARBITERS, EVERYONE
+from play.games.protocol import ARBITERS, EVERYONE, viewer_state
 from play.models import Game
 from play.store import engines
 
@@ -148,7 +148,8 @@ def update_for(game: Game, last_version: int | None, side: str | None = None
         from_version = last_version
         events = events_since(game, last_version, side)
     return {"type": "update", "from_version": from_version, "version": game.version,
-            "events": events, "state": snapshot_for(game), "game": game_meta(game),
+            "events": events, "state": viewer_state(snapshot_for(game), side),
+            "game": game_meta(game),
             "server_time": server_time()}
 
 

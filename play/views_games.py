@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from play.games.protocol import EVERYONE
 from play.games.talu.outcome import describe
 from play.games.talu.review import review
-from play.lobby import challenges
+from play.lobby import challenges, mygames
 from play.models import Game
 
 PAGE_SIZE = 25
@@ -58,7 +58,10 @@ def my_games(request):
             outcome = ("null" if g.winner in ("-", "") else "won" if g.winner == side else "lost")
         rows.append({"game": g, "side": side, "opponent": opp.get_username(),
                      "result": result_words(g), "outcome": outcome})
-    return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q})
+    # In play, "your turn" first and then by time left (issue 20, correspondence), above the
+    # searchable list of every game (issue 24).
+    return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q,
+                                                  "in_play": mygames.my_games(user)})
 
 
 @login_required

@@ -43,12 +43,42 @@ class _Records:
     stse_hash: str
     stgn: str
     stdgs: str
+    earlier: tuple[tuple[str, str], ...] = ()  # (STSE, hash) of the sittings before the last
 
 
-def _build_records(archived: RegistryGame, game: Game, engine: Any) -> _Records:
-    """The final records of the game's one sitting, sealed and signed (book 6.5.2, R31-R35)."""
+def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
+    """The sittings of a game adjourned at least once (R38), from its state's sessions: each
+    ended one with the turns and decisions it holds and the board before its sealed turn,
+    then the last one up to the end."""
+    engine = state.engine
+    lines = engine.stgn_lines()
+    decisions = [d.to_dict() for d in engine.arbiter]
+    out, turns_from, arbiter_from = [], 0, 0
+    start = int(game.created.timestamp())
+    for ended in state.sessions.ended:
+        out.append({"start": start, "turns": lines[turns_from:ended.turns],
+                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter]})
+        turns_from, arbiter_from = ended.turns, ended.arbiter
+    last_start = state.sessions.started
+    start = last_start // 1000 if last_start else start
+    out.append({"start": start, "turns": lines[turns_from:], "board": engine.board(),
+                "arbiter": decisions[arbiter_from:]})
+    return out
+
+
+def _build_records(archived: RegistryGame, game: Game, engine: Any,
+                   state: Any = None) -> _Records:
+    """The final records of the game's sittings, sealed and signed (book 6.5.2, R31-R35):
+    one session entry (STSE) per sitting, chained (R38)."""
     stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     game_entry = recordkeeping.read(stge.content)
+    if state is not None and state.sessions.ended:
+        entries, replayed = recordkeeping.session_entries(
+            game_entry=game_entry, place=settings.TALU_PLACE, sittings=_sittings(game, state))
+        *earlier, (stse_text, stse_hash, _) = entries
+        return _Records(stse_text, stse_hash, engine.stgn(),
+                        recordkeeping.slip(game_entry, [doc for _, _, doc in entries], replayed),
+                        tuple((text, h) for text, h, _ in earlier))
     stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
         game_entry=game_entry, place=settings.TALU_PLACE, start=int(game.created.timestamp()),
         turns=engine.stgn_lines(), board=engine.board(),
@@ -74,15 +104,20 @@ def archive(game: Game) -> bool:
         RegistryGame.objects.filter(pk=archived.pk, status=RegistryGame.PLAYING).update(
             status=RegistryGame.ANNULLED, winner="", reason="aborted")
         return True
-    engine = engines.replay(game).engine
-    records = _build_records(archived, game, engine)
+    state = engines.replay(game)
+    engine = state.engine
+    records = _build_records(archived, game, engine, state)
     tally = tally_game(engine)
     with transaction.atomic():
         archived = RegistryGame.objects.select_for_update().get(pk=archived.pk)
         if archived.status != RegistryGame.PLAYING:
             return False  # another run got there first; its records stand
-        GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=1,
-                                  content=records.stse, hash=records.stse_hash)
+        for n, (text, h) in enumerate(records.earlier, start=1):
+            GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=n,
+                                      content=text, hash=h)
+        GameRecord.objects.create(game=archived, kind=GameRecord.STSE,
+                                  session=len(records.earlier) + 1, content=records.stse,
+                                  hash=records.stse_hash)
         GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=records.stgn)
         GameRecord.objects.create(game=archived, kind=GameRecord.STDGS, content=records.stdgs)
         archived.status = RegistryGame.FINISHED

@@ -77,6 +77,24 @@ def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turn
     return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc, replayed
 
 
+def session_entries(*, game_entry: Mapping[str, Any], place: str,
+                    sittings: list[dict[str, Any]]) -> tuple[list[tuple[str, str, dict]], Any]:
+    """The signed, chained STSEs of a game played in several sittings (R38: an adjourned
+    game), each ``sittings`` item ``{"start", "turns", "board", "arbiter"}``: [(YAML, hash,
+    document)] in order, and the records core's replay of the whole chain (for ``slip``)."""
+    docs: list[dict[str, Any]] = []
+    out = []
+    replayed = None
+    for sitting in sittings:
+        doc, replayed = builders.next_session_entry_replayed(
+            game_entry, docs, place=place, time=sitting["start"], turns=sitting["turns"],
+            board=sitting["board"], arbiter=sitting["arbiter"])
+        doc = builders.seal(doc, body=_signer())
+        docs.append(doc)
+        out.append((yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc))
+    return out, replayed
+
+
 def read(text: str) -> dict[str, Any]:
     """A stored record's document (``yamlio.load_yaml``: a ``RecordError`` if it is broken)."""
     return yamlio.load_yaml(text)

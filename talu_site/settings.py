@@ -264,6 +264,13 @@ TALU_MAX_REQUEST_BYTES = env_int("TALU_MAX_REQUEST_BYTES", 4 * 1024 * 1024, mini
 # A game's upload is its STGE and up to registry.submission.MAX_SESSIONS (100) STSE files;
 # Django's default of 100 files would refuse the largest game a body may submit.
 DATA_UPLOAD_MAX_NUMBER_FILES = 128
+#: The site's address in notices sent by email (play.worker.notices).
+TALU_SITE_URL = os.environ.get("TALU_SITE_URL", "http://localhost:8000")
+
+# Email (correspondence notices): printed on the console unless ``EMAIL_URL`` names a server,
+# e.g. smtp+tls://user:password@mail.example.org:587 (django-environ's email_url).
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "talu <noreply@localhost>")
 
 LOGGING = {
     "version": 1,

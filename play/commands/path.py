@@ -145,8 +145,9 @@ def _decide(game_pk: int, state: Any, sub: Submission, seq: str | None,
     events = games.run(state, sub.actor, sub.command, now)
     result = state.result
     stgn = rules.notation(state) if result is not None or rules.turns(state) != turns else None
+    to_move = "" if result is not None else games.side_to_move(state)
     return _Decided(Batch(game_pk, from_version, number(events, from_version, seq), stgn,
-                          result, games.deadline(state)), result)
+                          result, games.deadline(state), to_move), result)
 
 
 def _applied(game: Game, state: Any, decided: _Decided, seq: str | None,

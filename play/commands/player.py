@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 from play.commands.path import Outcome, Submission, execute, store
-from play.games.protocol import Flag, PlayStep, Resign, player
+from play.games.protocol import Adjourn, ClaimAbsence, Flag, PlayStep, Resign, Resume, player
+from play.live import presence
 from play.models import Game
 from play.store import engines
 
-COMMAND_TYPES = ("step", "end", "pass", "resign", "flag")
+COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim", "adjourn", "resume")
 
 
 def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
@@ -26,6 +29,12 @@ def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
         command = Resign()
     elif kind == "flag":
         command = Flag()
+    elif kind == "claim":
+        command = claim_command(msg, game_id, side)
+    elif kind in ("adjourn", "resume"):  # an offer, or the acceptance of the opponent's
+        reason = msg.get("reason", "")
+        reason = reason[:200] if isinstance(reason, str) else ""
+        command = Adjourn(reason) if kind == "adjourn" else Resume(reason)
     elif kind == "step":
         command = PlayStep(msg.get("step"))
     else:  # "end" / "pass": steps that spend nothing
@@ -33,6 +42,19 @@ def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
     return Submission(game_id, player(side), command, msg.get("version"), msg.get("seq"))
 
 
+
+
+def claim_command(msg: dict[str, Any], game_id: Any, side: str) -> ClaimAbsence:
+    """A player's claim against an absent opponent (R37), with how long the opponent has
+    been gone as the server's sockets saw it (reads the database: call it off the loop)."""
+    result = msg.get("result", "win")
+    game = Game.objects.filter(uuid=game_id).first()
+    absent_for = None
+    if game is not None:
+        since = presence.away_since(game, "O" if side == "I" else "I")
+        if since is not None:
+            absent_for = max(0, int((timezone.now() - since).total_seconds() * 1000))
+    return ClaimAbsence(result if isinstance(result, str) else "?", absent_for)
 
 
 def submit_as(game: Any, user: Any, action: str, *, step: Any = None, version: Any = None,

@@ -49,10 +49,15 @@ def snapshot(state: State) -> dict[str, Any]:
     return rules_of(state).snapshot(state)
 
 
+def side_to_move(state: State) -> str:
+    """The side to move now ("" when none): the player whose turn it is."""
+    return rules_of(state).side_to_move(state)
+
+
 def deadline(state: State) -> int | None:
     """When the running clock of ``state`` runs out (ms since the epoch), or None."""
     return rules_of(state).deadline(state)
 
 
 __all__ = ["VARIANT_NAMES", "Actor", "Command", "Event", "GameOptions", "deadline", "decide",
-           "evolve", "follow_up", "new_state", "rules_for", "run", "snapshot"]
+           "evolve", "follow_up", "new_state", "rules_for", "run", "side_to_move", "snapshot"]

@@ -180,8 +180,49 @@ class Flag(Command):
     TYPE: ClassVar[str] = "flag"
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimAbsence(Command):
+    """R37: the opponent of a player whose every connection has been gone for the absence
+    limit claims the game: ``result`` ``win`` (by decision, cause ``abandonment``) or
+    ``null``. ``absent_for`` (ms) is how long the other player has been gone, measured by the
+    server from its sockets (never read from the client); None: present."""
+
+    TYPE: ClassVar[str] = "claim"
+    result: str = "win"
+    absent_for: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "result": self.result}
+
+
+@dataclass(frozen=True, slots=True)
+class Adjourn(Command):
+    """R38: adjourn the game between turns. From a player it is an offer, or the acceptance
+    of the opponent's; from an arbiter it adjourns at once. The side to move then seals its
+    turn (played as usual, shown to nobody else, its time charged) and the session ends."""
+
+    TYPE: ClassVar[str] = "adjourn"
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Command):
+    """R38: resume an adjourned game (a new session, beginning with the sealed turn). From a
+    player an offer or the acceptance of the opponent's; from an arbiter at once."""
+
+    TYPE: ClassVar[str] = "resume"
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "reason": self.reason}
+
+
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (
-    PlayStep, Resign, Warn, CountAsPass, Forfeit, DeclareNull, Announce, Flag)}
+    PlayStep, Resign, Warn, CountAsPass, Forfeit, DeclareNull, Announce, Flag, ClaimAbsence,
+    Adjourn, Resume)}
 
 
 def _reason(data: dict[str, Any], what: str) -> str:
@@ -213,6 +254,16 @@ def command_from_json(data: Any) -> Command:
         return Resign()
     if cls is Flag:
         return Flag()
+    if cls in (Adjourn, Resume):
+        reason = data.get("reason", "")
+        if not isinstance(reason, str) or len(reason) > 200:
+            raise BadCommand("a reason is text of at most 200 characters")
+        return cls(reason)  # type: ignore[call-arg]
+    if cls is ClaimAbsence:
+        result = data.get("result", "win")
+        if result not in ("win", "null"):
+            raise BadCommand("a claim asks for 'win' or 'null'")
+        return ClaimAbsence(result)
     if cls is Warn:
         side, reason = data.get("side"), data.get("reason")
         if side not in ("I", "O") or not isinstance(reason, str):
@@ -273,6 +324,23 @@ class Event:
         v = self.visibility
         return v == EVERYONE or (v == ARBITERS and arbiter) or (side is not None and v == side) \
             or (arbiter and v in ("I", "O"))
+
+
+def viewer_state(state: dict[str, Any] | None, side: str | None) -> dict[str, Any] | None:
+    """A game's snapshot as a viewer playing ``side`` (None: a spectator) may see it. A
+    snapshot may carry ``sealed``: ``{"side", "state"}``, the position only that side may see
+    (its sealed turn, R38), beside everyone else's; that side gets its own (with the clocks
+    and session keys of the shared one), everyone else the shared one without it."""
+    if not state or "sealed" not in state:
+        return state
+    sealed = state["sealed"]
+    if side is not None and side == sealed["side"]:
+        own = dict(sealed["state"])
+        for key in ("clock", "adjournment", "offer"):
+            if key in state:
+                own[key] = state[key]
+        return own
+    return {k: v for k, v in state.items() if k != "sealed"}
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -374,6 +442,10 @@ class GameRules(Protocol):
 
     def notation(self, state: State) -> str:
         """The game's record of play so far (talu: STGN), kept on the game's row."""
+        ...
+
+    def side_to_move(self, state: State) -> str:
+        """The side whose turn it is ("" when the game is over)."""
         ...
 
     def deadline(self, state: State) -> int | None:

@@ -150,6 +150,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.delivery.deliver_synced(opened.update)
         if self.side is None:  # a player's arrival changes no spectator count
             await self._announce_count(opened.spectators)
+        else:
+            await self._arrived()
         heartbeat.register(self)
 
     async def _refuse(self, code: str, message: str, close_code: int, **extra: Any) -> None:
@@ -179,6 +181,33 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if count is not None:
             await self._announce_count(count)
+        if self.side is not None:
+            try:
+                away = await database_sync_to_async(presence.player_left)(self.game_pk,
+                                                                          self.side)
+            except Exception:
+                log.warning("absence not recorded", exc_info=True)
+                return
+            if away is not None:  # R37: the opponent sees the countdown
+                await self._announce_absence(away)
+
+    async def _arrived(self) -> None:
+        """A player's socket is open: an absence of theirs ends (R37), and this socket is told
+        of the opponent's, if any."""
+        try:
+            back, away = await database_sync_to_async(presence.player_arrived)(
+                self.game_pk, self.side)
+        except Exception:
+            log.warning("absence not cleared", exc_info=True)
+            return
+        if back is not None:
+            await self._announce_absence(back)
+        if away is not None:
+            await self.send_json(away)
+
+    async def _announce_absence(self, message: dict[str, Any]) -> None:
+        await layer_call(self.channel_layer.group_send, group_name(self.game_id),
+                         {"type": "game.meta", "text": wire.encode(message)})
 
     async def _announce_count(self, count: int) -> None:
         """Tell everyone on the game the new spectator count (small audiences only: a big
@@ -252,8 +281,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "code": "spectator", "reason": "spectators cannot play steps",
                                   "version": self.sent_version})
             return
-        outcome = await path.execute_async(player_messages.submission(msg, self.game_id, self.side),
-                                           in_thread=in_db_pool)
+        if msg["type"] == "claim":  # the opponent's absence is read from the database
+            sub = await in_db_pool(player_messages.submission)(msg, self.game_id, self.side)
+        else:
+            sub = player_messages.submission(msg, self.game_id, self.side)
+        outcome = await path.execute_async(sub, in_thread=in_db_pool)
         update = outcome.update()
         if update is None or not self.inline_ack:
             # Refused, or a resent step already applied; or a client that wants its ack alone.

@@ -29,7 +29,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 
 from play import conf
-from play.games.protocol import EVERYONE
+from play.games.protocol import EVERYONE, viewer_state
 from play.gameview import visible
 from play.live.wire import encode, with_member
 from talu_site.pubsub_layer import EXCEPT
@@ -60,7 +60,8 @@ def layer_event(update: dict[str, Any], except_channel: str | None = None) -> di
     """The group message that carries ``update`` to every socket of its game."""
     event: dict[str, Any] = {"type": "game.update", "from_version": update["from_version"],
                              "version": update["version"], "events": update["events"]}
-    if all(e.get("visibility", EVERYONE) == EVERYONE for e in update["events"]):
+    if all(e.get("visibility", EVERYONE) == EVERYONE for e in update["events"]) and \
+            "sealed" not in (update.get("state") or {}):
         event["text"] = encode(update)
     else:
         event["update"] = update  # each socket words its own (``OrderedDelivery``)
@@ -181,6 +182,7 @@ class OrderedDelivery:
             return text
         update = dict(event["update"])
         update["events"] = [visible(e, self.side) for e in update["events"]]
+        update["state"] = viewer_state(update.get("state"), self.side)  # a sealed turn, R38
         return encode(update)
 
     async def _send_update(self, event: dict[str, Any], ack: dict[str, Any] | None = None) -> None:

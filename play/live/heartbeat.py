@@ -47,7 +47,8 @@ async def _heartbeat() -> None:
             continue
         try:
             found = await in_db_pool(presence.touch)(
-                conf.SERVER_ID, [(c.channel_name, c.game_id, c.role) for c in sockets])
+                conf.SERVER_ID, [(c.channel_name, c.game_id, c.role, c.side or "")
+                                    for c in sockets])
         except Exception:  # the database may be away: beat again later
             log.warning("websocket heartbeat failed", exc_info=True)
             continue

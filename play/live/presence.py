@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from play import conf, gameview
+from play.games import clock
 from play.live import presence_sql
 from play.models import Game, Watcher
 
@@ -69,20 +70,23 @@ def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | N
     now = timezone.now()
     if _on_postgresql():
         return side, presence_sql.register(channel_name, game.pk, role, server, now,
-                                           now - timedelta(seconds=conf.stale_after()))
+                                           now - timedelta(seconds=conf.stale_after()),
+                                           side or "")
     Watcher.objects.bulk_create(
-        [Watcher(channel_name=channel_name, game=game, role=role, server=server, seen=now)],
+        [Watcher(channel_name=channel_name, game=game, role=role, side=side or "",
+                 server=server, seen=now)],
         update_conflicts=True, unique_fields=["channel_name"],
-        update_fields=["game", "role", "server", "seen"])
+        update_fields=["game", "role", "side", "server", "seen"])
     return side, spectator_count(game.pk)
 
 
 _IN_CHUNK = 500  # names per IN (...) list: SQLite allows 999 parameters in one statement
 
 
-def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[int, int]]:
+def touch(server: str, sockets: list[tuple[str, ...]]) -> dict[str, tuple[int, int]]:
     """The heartbeat of every socket of one process: ``sockets`` is (channel name, game uuid,
-    role) for each. Returns {game uuid: (version, spectator count)} for the games that exist.
+    role[, side]) for each. Returns {game uuid: (version, spectator count)} for the games that
+    exist.
 
     A few queries for the whole process, not two per socket (they were a tenth of a loaded
     process's time, BENCHMARKS.md): refresh the rows, sweep these games' stale rows (a killed
@@ -94,12 +98,12 @@ def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[i
         return {}
     now = timezone.now()
     cutoff = _stale_cutoff()
-    names = [name for name, _, _ in sockets]
+    names = [s[0] for s in sockets]
     refreshed = 0
     for i in range(0, len(names), _IN_CHUNK):
         refreshed += Watcher.objects.filter(channel_name__in=names[i:i + _IN_CHUNK]).update(
             seen=now)
-    uuids = sorted({game for _, game, _ in sockets})
+    uuids = sorted({s[1] for s in sockets})
     live = Q(watchers__role="spectator", watchers__seen__gte=cutoff)
     games: dict[str, tuple[int, int, int]] = {}
     for i in range(0, len(uuids), _IN_CHUNK):
@@ -115,9 +119,9 @@ def touch(server: str, sockets: list[tuple[str, str, str]]) -> dict[str, tuple[i
         for i in range(0, len(names), _IN_CHUNK):
             have.update(Watcher.objects.filter(channel_name__in=names[i:i + _IN_CHUNK])
                         .values_list("channel_name", flat=True))
-        lost = [Watcher(channel_name=name, game_id=games[game][0], role=role, server=server,
-                        seen=now)
-                for name, game, role in sockets if name not in have and game in games]
+        lost = [Watcher(channel_name=s[0], game_id=games[s[1]][0], role=s[2],
+                        side=(s[3] if len(s) > 3 else "") or "", server=server, seen=now)
+                for s in sockets if s[0] not in have and s[1] in games]
         Watcher.objects.bulk_create(lost, ignore_conflicts=True)
         for game in {w.game_id for w in lost}:
             uuid = next(u for u, (pk, _, _) in games.items() if pk == game)
@@ -141,3 +145,79 @@ def spectator_count(game_pk: int) -> int:
     """Spectators with a live socket on game ``game_pk``, on any process."""
     return Watcher.objects.filter(game_id=game_pk, role="spectator",
                                   seen__gte=_stale_cutoff()).count()
+
+
+# --- absence (R37) ----------------------------------------------------------------------------
+
+_AWAY = {"I": "away_i", "O": "away_o"}
+
+
+def _present(game_pk: int, side: str) -> bool:
+    """Whether a socket of ``side``'s player on the game is alive (any process)."""
+    return Watcher.objects.filter(game_id=game_pk, side=side,
+                                  seen__gte=_stale_cutoff()).exists()
+
+
+def player_arrived(game_pk: int, side: str
+                   ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``side``'s player has a socket again: its absence ends. Returns the ``absence``
+    message ending it (None: it was not away) and the one of the opponent's absence, if
+    the opponent is away (for the arriving socket)."""
+    back = Game.objects.filter(pk=game_pk, **{f"{_AWAY[side]}__isnull": False}).update(
+        **{_AWAY[side]: None})
+    game = Game.objects.filter(pk=game_pk).first()
+    if game is None or _limit(game.time_control) is None:
+        return None, None
+    other = "O" if side == "I" else "I"
+    away = None
+    if game.is_live and getattr(game, _AWAY[other]) is not None:
+        away = absence_message(other, getattr(game, _AWAY[other]), game.time_control)
+    return (absence_message(side, None, game.time_control) if back else None), away
+
+
+def player_left(game_pk: int, side: str) -> dict[str, Any] | None:
+    """A socket of ``side``'s player closed: when it was the last, its absence starts now
+    (kept if it had started already). The ``absence`` message for the game's sockets
+    (docs/protocol.md), or None (still connected, or the game is not live)."""
+    if _present(game_pk, side):
+        return None
+    now = timezone.now()
+    Game.objects.filter(pk=game_pk, status=Game.LIVE, **{f"{_AWAY[side]}__isnull": True}) \
+        .update(**{_AWAY[side]: now})
+    row = Game.objects.filter(pk=game_pk, status=Game.LIVE).values_list(
+        _AWAY[side], "time_control").first()
+    if row is None or row[0] is None or _limit(row[1]) is None:
+        return None  # nobody is told of an absence that can never be claimed
+    return absence_message(side, row[0], row[1])
+
+
+def _limit(time_control: str) -> int | None:
+    try:
+        return clock.parse(time_control).absence_ms
+    except clock.TimeControlError:
+        return None
+
+
+def absence_message(side: str, since, time_control: str) -> dict[str, Any]:
+    """``{"type": "absence", "side", "since", "limit"}``: ``side``'s player is away since
+    ``since`` (ms; None: back), and may be claimed against ``limit`` ms later (None: never,
+    R37: untimed and correspondence games have no absence limit)."""
+    return {"type": "absence", "side": side,
+            "since": None if since is None else int(since.timestamp() * 1000),
+            "limit": _limit(time_control)}
+
+
+def away_since(game: Game, side: str):
+    """Since when every connection of ``side``'s player has been gone, or None (connected).
+    A process killed with the player's sockets leaves stale rows and no ``away`` mark: the
+    absence then counts from their last heartbeat; a player who never connected, from the
+    game's start."""
+    if _present(game.pk, side):
+        return None
+    mark = getattr(game, _AWAY[side])
+    if mark is not None:
+        return mark
+    last = (Watcher.objects.filter(game_id=game.pk, side=side).order_by("-seen")
+            .values_list("seen", flat=True).first())
+    return last or game.created
+

@@ -28,10 +28,11 @@ def _register_sql() -> str:
     table = Watcher._meta.db_table
     return (
         f"WITH mine AS ("
-        f"INSERT INTO {table} (channel_name, game_id, role, server, seen, created) "
-        f"VALUES (%(name)s, %(game)s, %(role)s, %(server)s, %(now)s, %(now)s) "
+        f"INSERT INTO {table} (channel_name, game_id, role, side, server, seen, created) "
+        f"VALUES (%(name)s, %(game)s, %(role)s, %(side)s, %(server)s, %(now)s, %(now)s) "
         f"ON CONFLICT (channel_name) DO UPDATE SET game_id = EXCLUDED.game_id, "
-        f"role = EXCLUDED.role, server = EXCLUDED.server, seen = EXCLUDED.seen "
+        f"role = EXCLUDED.role, side = EXCLUDED.side, server = EXCLUDED.server, "
+        f"seen = EXCLUDED.seen "
         f"RETURNING role) "
         f"SELECT (SELECT count(*) FROM {table} WHERE game_id = %(game)s "
         f"AND role = 'spectator' AND seen >= %(cutoff)s AND channel_name <> %(name)s) "
@@ -50,12 +51,12 @@ def _unregister_sql() -> str:
 
 
 def register(channel_name: str, game_pk: int, role: str, server: str, now: datetime,
-             cutoff: datetime) -> int:
+             cutoff: datetime, side: str = "") -> int:
     """Write the socket's row (a new one, or its own again) and return the game's spectator
     count with it."""
     with connection.cursor() as cur:
         cur.execute(_register_sql(), {"name": channel_name, "game": game_pk, "role": role,
-                                      "server": server, "now": now, "cutoff": cutoff})
+                                      "side": side, "server": server, "now": now, "cutoff": cutoff})
         return int(cur.fetchone()[0])
 
 

@@ -12,7 +12,8 @@ from urllib.parse import parse_qs
 
 import orjson
 
-CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "ping",
+CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
+                "adjourn", "resume", "ping",
                 "warn", "count_as_pass", "forfeit", "null")  # the last four: an arbiter's
 
 

@@ -47,6 +47,17 @@ class Game(models.Model):
     #: When the running clock runs out, kept by the append with every batch (None: no clock
     #: runs); the worker flags live games whose deadline has passed (``play.worker.clocks``).
     deadline = models.DateTimeField(null=True, blank=True)
+    #: Since when every connection of a side's player has been gone (R37's absence), kept by
+    #: the sockets (``play.live.presence``); None while connected.
+    away_i = models.DateTimeField(null=True, blank=True)
+    away_o = models.DateTimeField(null=True, blank=True)
+    #: The side to move ("" once over), kept by the append: a player's list of games says
+    #: whose turn it is without replaying any (``play.lobby.mygames``).
+    to_move = models.CharField(max_length=1, blank=True, default="I")
+    #: The deadlines (one per turn) a "your turn" notice and a "one day left" reminder were
+    #: sent for (correspondence, ``play.worker.notices``): at most one of each per turn.
+    noticed = models.DateTimeField(null=True, blank=True)
+    reminded = models.DateTimeField(null=True, blank=True)
     detail = models.CharField(max_length=200, blank=True)
     stgn = models.TextField(blank=True)  # the game's notation, refreshed at every turn end
     created = models.DateTimeField(auto_now_add=True)

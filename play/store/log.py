@@ -109,6 +109,8 @@ class Batch:
     #: When the running clock runs out after these events (ms since the epoch; None: no
     #: clock runs), written on the game's row for the worker (R36, R37).
     deadline: int | None = None
+    #: The side to move after these events ("" when over), for players' lists of games.
+    to_move: str = ""
 
     @property
     def version(self) -> int:
@@ -119,7 +121,7 @@ def _status_row(batch: Batch) -> dict[str, Any]:
     r = batch.result
     row: dict[str, Any] = {"id": batch.game_pk, "old": batch.expected_version,
                            "new": batch.version, "stgn": batch.stgn,
-                           "deadline": batch.deadline}
+                           "deadline": batch.deadline, "to_move": batch.to_move}
     if r is not None:
         # An aborted game has no result at all (R37), not a null game ("-").
         row.update(status=Game.FINISHED, winner="" if r.reason == "aborted" else r.winner or "-",
@@ -148,11 +150,11 @@ def _sql() -> str:
         f"status = COALESCE(s.status, g.status), winner = COALESCE(s.winner, g.winner), "
         f"reason = COALESCE(s.reason, g.reason), detail = COALESCE(s.detail, g.detail), "
         f"cause = COALESCE(s.cause, g.cause), "
-        f"deadline = to_timestamp(s.deadline / 1000.0), "
+        f"deadline = to_timestamp(s.deadline / 1000.0), to_move = s.to_move, "
         f"finished = CASE WHEN s.status IS NULL THEN g.finished ELSE now() END "
         f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS s(id bigint, old integer, new integer, "
         f"stgn text, status text, winner text, reason text, detail text, cause text, "
-        f"deadline bigint) "
+        f"deadline bigint, to_move text) "
         f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s "
         f"RETURNING g.id, g.status), "
         f"stored AS ("
@@ -192,7 +194,8 @@ def _append_orm(batch: Batch) -> bool:
     """The batch through the ORM, in one transaction: the conditional bump first (on SQLite it
     takes the database's write lock at once), then the rows."""
     row = _status_row(batch)
-    changes: dict[str, Any] = {"version": batch.version, "deadline": deadline_at(batch.deadline)}
+    changes: dict[str, Any] = {"version": batch.version, "deadline": deadline_at(batch.deadline),
+                               "to_move": batch.to_move}
     if batch.stgn is not None:
         changes["stgn"] = batch.stgn
     if batch.result is not None:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from play import conf, gameview
 from play.live.delivery import WORKER_GROUP, announce, announce_archived, layer_call
 from play.models import Game
-from play.worker import clocks, outbox
+from play.worker import clocks, notices, outbox
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +60,23 @@ def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
         close_old_connections()
 
 
-def _flags_in_thread() -> tuple[list[tuple[Any, Any]], datetime | None]:
+NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
+
+
+def _flags_in_thread(notices_too: bool = False
+                     ) -> tuple[list[tuple[Any, Any]], datetime | None]:
     """The clock's job (``play.worker.clocks``) on one of the loop's threads: the flags stored
-    and the next deadline of a live game."""
+    and the next deadline of a live game; and, every ``NOTICE_EVERY`` seconds, the
+    correspondence notices (``play.worker.notices``)."""
     close_old_connections()
     try:
-        return clocks.flag_due(), clocks.next_deadline()
+        flags = clocks.flag_due()
+        if notices_too:
+            try:
+                notices.send_due()
+            except Exception:
+                log.warning("correspondence notices failed", exc_info=True)
+        return flags, clocks.next_deadline()
     finally:
         close_old_connections()
 
@@ -84,6 +95,7 @@ class Worker:
         self.wake = asyncio.Event()
         self.rounds = 0
         self.next_deadline: datetime | None = None  # the earliest clock to flag
+        self.noticed_at = 0.0  # loop time of the last round of notices
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -118,8 +130,12 @@ class Worker:
         """One pass over the due work; errors are logged, never end the loop."""
         self.rounds += 1
         try:
+            loop_now = asyncio.get_running_loop().time()
+            notices_too = loop_now - self.noticed_at >= NOTICE_EVERY
+            if notices_too:
+                self.noticed_at = loop_now
             flags, self.next_deadline = await sync_to_async(
-                _flags_in_thread, thread_sensitive=False)()
+                _flags_in_thread, thread_sensitive=False)(notices_too)
         except Exception:  # the database away: try again at the next round
             log.warning("worker clock round failed", exc_info=True)
             flags = []

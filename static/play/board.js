@@ -102,10 +102,24 @@
     $("stay").hidden = !(mine && hasKind("stay"));
     $("resign").disabled = !playing;
     $("passes").textContent = s.outcome ? "" : passesText(s);
+    // adjournment (R38): offer, accept, seal, resume
+    var adj = s.adjournment, offer = s.offer;
+    var theirs = offer && offer.side !== mySide;
+    $("adjourn").hidden = !mySide || !!s.outcome || !!adj;
+    $("adjourn").disabled = !!s.steps_used || (offer && offer.what === "adjourn" && !theirs);
+    $("adjourn").textContent = offer && offer.what === "adjourn" && theirs ? "Accept adjournment" :
+      (offer && offer.what === "adjourn" ? "Adjournment offered" : "Adjourn");
+    $("resume").hidden = !mySide || !!s.outcome || !(adj && adj.adjourned);
+    $("resume").disabled = !!(offer && offer.what === "resume" && !theirs);
+    $("resume").textContent = offer && offer.what === "resume" && theirs ? "Accept resumption" :
+      (offer && offer.what === "resume" ? "Resumption offered" : "Resume");
     // status
     var status;
     if (s.outcome) status = resultText(s.outcome);
     else if (!mySide) status = cap(T.sideName(s.side_to_move)) + " to move";
+    else if (s.adjournment && s.adjournment.adjourned) status = "Adjourned: the sealed turn is hidden until play resumes";
+    else if (s.adjournment && myTurn()) status = "Seal your turn: only you will see it until play resumes";
+    else if (s.adjournment) status = cap(T.sideName(s.adjournment.sealing)) + " is sealing the turn";
     else if (myTurn()) status = st.pending ? "Sending…" : "Your turn";
     else status = "Waiting for " + T.sideName(s.side_to_move) + " (" + playerName(s.side_to_move) + ")";
     if (!flashing) $("status").textContent = status;
@@ -295,6 +309,22 @@
   }
   window.taluDecisionText = decisionText;
 
+  function tickAbsence() {
+    var a = st.absence, box = $("absence");
+    if (!a || !st.state || st.state.outcome || !mySide) { box.hidden = true; return; }
+    var wait = Math.ceil((a.since + a.limit - serverNow()) / 1000);
+    box.hidden = false;
+    var who = cap(T.sideName(a.side));
+    $("absence-text").textContent = wait > 0 ?
+      who + " has left the game. You may claim it in " + wait + " s." :
+      who + " has left the game. You may claim it now:";
+    $("claim-win").hidden = $("claim-null").hidden = wait > 0;
+  }
+  setInterval(tickAbsence, 500);
+  $("adjourn").addEventListener("click", function () { send({type: "adjourn", seq: st.seqBase + "-adj-" + st.version}); });
+  $("resume").addEventListener("click", function () { send({type: "resume", seq: st.seqBase + "-res-" + st.version}); });
+  $("claim-win").addEventListener("click", function () { send({type: "claim", result: "win", seq: st.seqBase + "-cw"}); });
+  $("claim-null").addEventListener("click", function () { send({type: "claim", result: "null", seq: st.seqBase + "-cn"}); });
   function pad3(n) { var t = String(n); while (t.length < 3) t = "0" + t; return t; }
 
   // "Your turn" in the tab's title, and a sound if the player asked for one.
@@ -445,6 +475,12 @@
         break;
       case "spectators":
         $("spectators").textContent = m.count;
+        break;
+      case "absence":
+        // R37: the other player's every connection is gone (since: null, back again).
+        if (m.side !== mySide) st.absence = m.since === null || m.limit === null ? null :
+          {side: m.side, since: m.since, limit: m.limit};
+        tickAbsence();
         break;
       case "error":
         refuse(m.message);

@@ -10,7 +10,12 @@ unchanged, so every stored log replays):
 - ``warn``: R14, ``data`` ``{"side", "reason"}``, no acting side;
 - ``note``: an announcement of the system, ``data`` ``{"message"}``; changes nothing;
 - ``abort``: R37, the side to move (``side``) did not complete its opening turn in time; the
-  game ends with no result.
+  game ends with no result;
+- ``offer``: R38, a player offers to ``adjourn`` or ``resume`` (``data["what"]``);
+- ``adjourn``: R38, the game is adjourned (``data["by"]``: ``agreement`` or ``arbiter``): the
+  side to move now seals its turn; its steps are stored with that side's visibility only;
+- ``seal``: the sealed turn is complete: the session ends, no clock runs;
+- ``resume``: a new session begins; ``data["sealed"]`` reveals the sealed turn's steps.
 - ``count``: R39 ``count_as_pass``, ``data`` ``{"turn", "side", "reason", "by"}``: a turn
   already played counts as a pass (R12), the passing conventions checked again at once;
 - ``forfeit``: R39, ``data`` ``{"side", "reason", "by"}``: ``side`` loses by the arbiter;
@@ -39,8 +44,10 @@ from play.games.protocol import (
     ARBITER,
     SYSTEM,
     Actor,
+    Adjourn,
     Announce,
     BadCommand,
+    ClaimAbsence,
     Command,
     CommandError,
     CountAsPass,
@@ -56,10 +63,13 @@ from play.games.protocol import (
     PlayStep,
     Resign,
     Result,
+    Resume,
     TooEarly,
     Warn,
 )
 
+from . import adjournment
+from .adjournment import Sessions
 from .errors import GameOverError, IllegalStepError, StepFormatError, TaluError
 from .game import TaluGame
 from .outcome import Side, side_name
@@ -68,7 +78,7 @@ from .variants import VARIANTS
 
 STEP, DECIDE, WARN, NOTE, ABORT = "step", "decide", "warn", "note", "abort"
 COUNT, FORFEIT, NULL = "count", "forfeit", "null"  # the arbiter's (R39); kinds fit 8 chars
-EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL)
+EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL, *adjournment.KINDS)
 ABORTED = "aborted"  # R37: the result reason of a game that never started
 MAX_MESSAGE = 500  # characters of an announcement
 MAX_REASON = 500  # characters of an arbiter's reason
@@ -78,7 +88,8 @@ class TaluState:
     """A talu game as the server holds it: the engine, the log's version, the options, the
     clock (None: untimed) and why a decision was made (R37)."""
 
-    __slots__ = ("aborted", "cause", "clock", "engine", "options", "version")
+    __slots__ = ("aborted", "cause", "clock", "engine", "last_t", "options", "sessions",
+                 "version")
     game = "talu"
 
     def __init__(self, engine: TaluGame, options: GameOptions, version: int = 0) -> None:
@@ -87,6 +98,8 @@ class TaluState:
         self.version = version
         self.cause = ""
         self.aborted = False
+        self.sessions = Sessions(started=options.started)
+        self.last_t: int | None = None  # the time of the last event that had one
         try:
             tc = parse(options.time_control)
         except TimeControlError:  # pragma: no cover - stored controls were checked at start
@@ -141,6 +154,13 @@ class TaluRules:
             return [self._resign(state, actor, at)]
         if isinstance(command, Flag):
             return [self._flag(state, actor, at)]
+        if isinstance(command, ClaimAbsence):
+            return [self._claim(state, actor, command, at)]
+        at = ms(now) if now is not None else None  # sessions keep their times, timed or not
+        if isinstance(command, Adjourn):
+            return [adjournment.decide_adjourn(state.engine, state.sessions, actor, command, at)]
+        if isinstance(command, Resume):
+            return [adjournment.decide_resume(state.engine, state.sessions, actor, command, at)]
         if isinstance(command, Warn):
             return [self._warn(state, actor, command)]
         if isinstance(command, CountAsPass):
@@ -161,6 +181,9 @@ class TaluRules:
             raise GameOver(f"the game is over ({engine._outcome_text()})")
         if side.value != actor.side:
             raise NotYourTurn(f"it is {side_name(side)}'s turn ({side.value}), not yours")
+        if state.sessions.adjourned:
+            raise IllegalCommand("the game is adjourned: play resumes when both players agree "
+                                 "or the arbiter resumes it")
         try:
             step = engine.check(Step.from_dict(raw))
         except TaluError as err:
@@ -170,7 +193,8 @@ class TaluRules:
             data["t"] = at
             if lag > 0:
                 data["lag"] = int(lag)
-        return Event(STEP, actor.side, data, str(step), actor.kind)
+        return Event(STEP, actor.side, data, str(step), actor.kind,
+                     adjournment.sealed_visibility(state.sessions))
 
     def _flag(self, state: TaluState, actor: Actor, at: int | None) -> Event:
         """R37: the clock's flag at the deadline, or a player's claim, checked on the clock."""
@@ -185,6 +209,35 @@ class TaluRules:
             left = clock.left(clock.running, at or clock.since)
             raise TooEarly(f"{clock.running}'s clock has not run out: {left / 1000:.1f} s left")
         return self._time_out(state, actor, at)
+
+    def _claim(self, state: TaluState, actor: Actor, command: ClaimAbsence,
+               at: int | None) -> Event:
+        """R37: a claim against a player gone for the absence limit (live timed games)."""
+        if not actor.plays:
+            raise NotAllowed(f"only a player can claim a game, not the {actor.kind}")
+        if state.engine.outcome is not None:
+            raise GameOver(f"the game is over ({state.engine._outcome_text()})")
+        clock = state.clock
+        limit = clock.tc.absence_ms if clock is not None else None
+        if limit is None:
+            raise IllegalCommand("only live timed games can be claimed for absence; in "
+                                 "correspondence the per-turn days decide")
+        if state.sessions.paused:
+            raise IllegalCommand("the game is adjourned: nobody is expected at the board")
+        if command.result not in ("win", "null"):
+            raise BadCommand("a claim asks for 'win' or 'null'")
+        gone = Side(actor.side).other.value
+        if command.absent_for is None:
+            raise TooEarly(f"{gone} is connected")
+        if command.absent_for < limit:
+            raise TooEarly(f"{gone} has been gone {command.absent_for / 1000:.0f} s; you may "
+                           f"claim after {limit / 1000:.0f} s")
+        winner = actor.side if command.result == "win" else None
+        data: dict[str, Any] = {"winner": winner, "cause": "abandonment",
+                                "detail": f"{gone} left the game"}
+        if at is not None:
+            data["t"] = at
+        return Event(DECIDE, actor.side, data, "abandoned", actor.kind)
 
     def _time_out(self, state: TaluState, actor: Actor, at: int) -> Event:
         """The running side's time is out at ``at``: an abort if it was its opening turn
@@ -271,7 +324,16 @@ class TaluRules:
         the game ended."""
         engine = state.engine
         turns = len(engine.turns)
+        if event.kind in adjournment.KINDS:
+            adjournment.evolve(engine, state.sessions, event, state.clock,
+                               lambda: (engine.snapshot(), engine.stgn()))
+            if isinstance(event.data.get("t"), int):
+                state.last_t = event.data["t"]
+            state.version += 1
+            return state
         apply_event(engine, event.kind, event.data)
+        if isinstance(event.data.get("t"), int):
+            state.last_t = event.data["t"]
         if event.kind == DECIDE:
             state.cause = event.data.get("cause") or ""
         elif event.kind == ABORT:
@@ -289,6 +351,9 @@ class TaluRules:
         """What the game's standing policies do now: the automatic arbiter (R39 ``warn``)
         warns every unwarned side once the game is flagged (R14)."""
         engine = state.engine
+        sealed = adjournment.follow_up(engine, state.sessions, state.last_t)
+        if sealed:
+            return sealed
         if not state.options.auto_warn or engine.outcome is not None or not engine.flagged:
             return []
         return [Event(WARN, "", {"side": s, "reason": "non-engagement"}, f"warn {s}", SYSTEM)
@@ -298,7 +363,18 @@ class TaluRules:
     def snapshot(self, state: TaluState) -> dict[str, Any]:
         """The engine's snapshot, and for a timed game its ``clock``; a decided game's
         ``outcome`` names its ``cause`` (R37)."""
+        sessions = state.sessions
         snap = state.engine.snapshot()
+        if sessions.paused and sessions.public is not None and state.engine.outcome is None:
+            # R38: everyone but the sealing side sees the position before the sealed turn;
+            # the sealing side's own is beside it, for ``adjournment.viewer_state`` only.
+            own = snap
+            snap = dict(sessions.public)
+            snap["sealed"] = {"side": sessions.sealing, "state": own}
+            snap["adjournment"] = {"sealing": sessions.sealing, "adjourned": sessions.adjourned,
+                                   "session": len(sessions.ended) + 1}
+        if sessions.offer is not None:
+            snap["offer"] = {"what": sessions.offer[0], "side": sessions.offer[1]}
         if state.clock is not None:
             snap["clock"] = state.clock.snapshot()
         outcome = snap["outcome"]
@@ -307,6 +383,10 @@ class TaluRules:
             if state.aborted:
                 outcome["reason"], outcome["winner"] = ABORTED, None
         return snap
+
+    def side_to_move(self, state: TaluState) -> str:
+        side = state.engine.side_to_move
+        return side.value if side is not None else ""
 
     def deadline(self, state: TaluState) -> int | None:
         """When the running clock runs out (ms since the epoch), or None: untimed, stopped,
@@ -319,6 +399,9 @@ class TaluRules:
         return len(state.engine.turns)
 
     def notation(self, state: TaluState) -> str:
+        """The game's STGN; while a turn is sealed, without it (R38: shown to nobody)."""
+        if state.sessions.paused and state.sessions.public_stgn is not None:
+            return state.sessions.public_stgn
         return state.engine.stgn()
 
 
@@ -352,7 +435,7 @@ def apply_event(engine: TaluGame, kind: str, data: dict[str, Any]) -> None:
         engine.warn(data["side"], data.get("reason") or "non-engagement")
     elif kind == ABORT:
         engine.decide(None, data.get("detail") or ABORTED)
-    elif kind == NOTE:
+    elif kind in (NOTE, *adjournment.KINDS):
         pass
     elif kind == COUNT:
         engine.count_as_pass(data["turn"], data.get("side") or None, data.get("reason") or "")

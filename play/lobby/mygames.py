@@ -1,0 +1,55 @@
+"""A player's games in play, most urgent first (correspondence, R36): "your turn" games by the
+time left on your clock, then those waiting on the opponent, then untimed ones.
+
+Read from the game rows alone (the append keeps each game's side to move and deadline on its
+row), so the list costs one query however many games a player has going.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from play.models import Game
+
+
+@dataclass(frozen=True, slots=True)
+class MyGame:
+    game: Game
+    side: str
+    opponent: str
+    your_turn: bool
+    left: timedelta | None  # on the running clock (yours when it is your turn); None untimed
+
+    @property
+    def left_text(self) -> str:
+        """ "2 days 3 h", "5 h 12 min", "3 min 20 s", or "" (no clock runs)."""
+        if self.left is None:
+            return ""
+        s = max(0, int(self.left.total_seconds()))
+        d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
+        if d:
+            return f"{d} day{'s' if d > 1 else ''} {h} h"
+        if h:
+            return f"{h} h {m} min"
+        return f"{m} min {s % 60} s"
+
+
+def my_games(user, now: datetime | None = None) -> list[MyGame]:
+    """``user``'s live games: their turn first, each part by time left, untimed last."""
+    now = now or timezone.now()
+    rows = (Game.objects.filter(Q(player_i=user) | Q(player_o=user), status=Game.LIVE)
+            .select_related("player_i", "player_o"))
+    out = []
+    for g in rows:
+        side = "I" if g.player_i_id == user.pk else "O"
+        other = g.player_o if side == "I" else g.player_i
+        left = g.deadline - now if g.deadline is not None else None
+        out.append(MyGame(g, side, other.get_username(), g.to_move == side, left))
+    big = timedelta(days=10_000)
+    out.sort(key=lambda m: (not m.your_turn, m.left is None, m.left or big,
+                            -m.game.created.timestamp()))
+    return out

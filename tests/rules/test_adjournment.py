@@ -1,0 +1,141 @@
+"""Adjournment and sessions (R38) in talu's protocol: pure, with chosen times.
+
+Offer and acceptance between players, or an arbiter; refused during a turn; the side to move
+seals its turn (its steps visible to that side only, everyone else shown the position before
+it, its time charged); the session ends with a ``seal``; resumption reveals the sealed turn and
+starts the opponent's clock; a replay of the log is the same state.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from play import games
+from play.games.clock import ms
+from play.games.protocol import (
+    Adjourn,
+    CommandError,
+    GameOptions,
+    IllegalCommand,
+    NotAllowed,
+    PlayStep,
+    Resume,
+    arbiter,
+    player,
+    system,
+    viewer_state,
+)
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+def _turn(state, side, frm, to, t, log):
+    for raw in ({"kind": "move", "from": frm, "to": to}, {"kind": "end"}):
+        log += games.run(state, player(side), PlayStep(raw), at(t))
+
+
+def _adjourned_game(tc="fischer 600+0"):
+    """Two turns, then I offers and O accepts; I (to move) seals A2-A3 at 40 s."""
+    log: list = []
+    s = games.new_state("standard", GameOptions(time_control=tc, started=ms(T0)))
+    _turn(s, "I", "A1", "B1", 5, log)
+    _turn(s, "O", "A8", "B8", 10, log)
+    log += games.run(s, player("I"), Adjourn(), at(20))
+    assert s.sessions.offer == ("adjourn", "I") and not s.sessions.paused
+    log += games.run(s, player("O"), Adjourn(), at(21))
+    assert s.sessions.sealing == "I"
+    return s, log
+
+
+def test_offer_during_a_turn_is_refused_and_changes_nothing():
+    s = games.new_state("standard", GameOptions())
+    games.run(s, player("I"), PlayStep({"kind": "move", "from": "A2", "to": "A3"}))
+    version = s.version
+    for actor in (player("O"), player("I"), arbiter("ann")):
+        with pytest.raises(IllegalCommand, match="between turns"):
+            games.run(s, actor, Adjourn())
+    assert s.version == version and s.sessions.offer is None
+
+
+def test_sealed_turn_is_seen_by_its_side_only():
+    s, _ = _adjourned_game()
+    public = viewer_state(games.snapshot(s), None)
+    before = public["board"]
+    events = games.run(s, player("I"), PlayStep({"kind": "move", "from": "A2", "to": "A3"}),
+                       at(30))
+    assert events[0].visibility == "I"
+    events = games.run(s, player("I"), PlayStep({"kind": "end"}), at(40))
+    assert [e.kind for e in events] == ["step", "seal"]
+    assert events[0].visibility == "I" and events[1].visibility == "all"
+    snap = games.snapshot(s)
+    for viewer in ("O", None):
+        shown = viewer_state(snap, viewer)
+        assert shown["board"] == before and "sealed" not in shown
+        unclocked = {k: v for k, v in shown.items() if k not in ("clock", "adjournment")}
+        assert unclocked == {k: v for k, v in public.items() if k not in ("clock",
+                                                                          "adjournment")}
+        assert shown["open_turn"]["steps"] == [] and shown["side_to_move"] == "I"
+        assert shown["adjournment"] == {"sealing": "I", "adjourned": True, "session": 2}
+    own = viewer_state(snap, "I")
+    assert "A3" in own["board"]["I"] and "A2" not in own["board"]["I"]
+    assert "A2-A3" not in games.rules_of(s).notation(s)
+    # the session is over: no clock runs; I's turn, sealed, was charged (from O's end at
+    # 10 s to the seal at 40 s)
+    assert s.clock.running is None and games.deadline(s) is None
+    assert s.clock.remaining["I"] == 600_000 - 30_000
+    assert s.sessions.ended[0].clocks == {"I": 570_000, "O": 600_000}
+    # play is refused until resumption
+    with pytest.raises(IllegalCommand, match="adjourned"):
+        games.run(s, player("O"), PlayStep({"kind": "move", "from": "A7", "to": "A6"}), at(50))
+
+
+def test_illegal_sealed_turn_is_refused():
+    s, _ = _adjourned_game()
+    version = s.version
+    with pytest.raises(CommandError):
+        games.run(s, player("I"), PlayStep({"kind": "move", "from": "A2", "to": "A5"}), at(25))
+    assert s.version == version and s.sessions.sealing == "I" and not s.sessions.adjourned
+
+
+def test_resume_by_agreement_reveals_and_starts_the_clock():
+    s, log = _adjourned_game()
+    _turn(s, "I", "A2", "A3", 40, log)
+    with pytest.raises(NotAllowed):
+        games.run(s, system("x"), Resume())
+    log += games.run(s, player("O"), Resume(), at(3600))
+    assert s.sessions.paused
+    events = games.run(s, player("I"), Resume(), at(3700))
+    log += events
+    assert events[0].kind == "resume" and events[0].data["text"].endswith("A2-A3")
+    assert not s.sessions.paused and s.clock.running == "O"
+    assert s.clock.since == ms(at(3700))
+    snap = games.snapshot(s)
+    assert "sealed" not in snap and "A3" in snap["board"]["I"]
+    assert [d["action"] for d in snap["arbiter"]] == ["adjourn", "resume"]
+    replayed = games.new_state("standard", GameOptions(time_control="fischer 600+0",
+                                                       started=ms(T0)))
+    for e in log:
+        games.evolve(replayed, e)
+    assert games.snapshot(replayed) == snap
+
+
+def test_arbiter_adjourns_and_resumes_at_once():
+    s = games.new_state("standard", GameOptions())
+    with pytest.raises(IllegalCommand, match="not adjourned"):
+        games.run(s, arbiter("ann"), Resume())
+    games.run(s, arbiter("ann"), Adjourn("the hall closes"))
+    assert s.sessions.sealing == "I"
+    with pytest.raises(IllegalCommand, match="has not sealed"):
+        games.run(s, arbiter("ann"), Resume())
+    games.run(s, player("I"), PlayStep({"kind": "pass"}))
+    assert s.sessions.adjourned
+    games.run(s, arbiter("ann"), Resume("next morning"))
+    assert not s.sessions.paused
+    assert [d["reason"] for d in games.snapshot(s)["arbiter"]] == ["the hall closes",
+                                                                  "next morning"]
