@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -37,6 +37,21 @@ def _raise(exc: services.EventError):
     if exc.code == "conflict":
         raise Conflict(str(exc))
     raise Invalid(str(exc))
+
+
+class ReadOrSignedIn(permissions.BasePermission):
+    """Reads for everyone; writes for a signed-in person, whose right to the action the
+    service decides (an event's arbiter, a body's registrar, the player themselves)."""
+
+    message = "Log in to do that."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated)
+
+
+class EventView(APIView):
+    permission_classes = [ReadOrSignedIn]
 
 
 def _user(request):
@@ -118,7 +133,7 @@ EVENT = inline_serializer("Event", {"id": serializers.IntegerField(),
                                     "rounds": serializers.ListField()})
 
 
-class EventList(APIView):
+class EventList(EventView):
     @extend_schema(summary="Events, newest first", responses={200: EVENT})
     def get(self, request):
         events = Event.objects.select_related("body").prefetch_related("arbiters")[:100]
@@ -140,7 +155,7 @@ class EventList(APIView):
         return Response(event_json(event), status=status.HTTP_201_CREATED)
 
 
-class EventDetail(APIView):
+class EventDetail(EventView):
     @extend_schema(summary="An event: settings, players, rounds with pairings and results",
                    responses={200: EVENT})
     def get(self, request, event_id: int):
@@ -163,7 +178,7 @@ class EventDetail(APIView):
         return Response(event_json(Event.objects.get(pk=event.pk)))
 
 
-class EntryCreate(APIView):
+class EntryCreate(EventView):
     @extend_schema(
         summary="Enter the event: yourself (no body), or as its arbiter a player by id or an "
                 "over-the-board guest by name and rating",
@@ -190,7 +205,7 @@ class EntryCreate(APIView):
                          "joined_round": entry.joined_round}, status=status.HTTP_201_CREATED)
 
 
-class EntryWithdraw(APIView):
+class EntryWithdraw(EventView):
     @extend_schema(summary="Withdraw (the player, or an arbiter)", request=None,
                    responses={200: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, key: str):
@@ -205,7 +220,7 @@ class EntryWithdraw(APIView):
         return Response({"key": entry.key, "withdrawn_after": entry.withdrawn_after})
 
 
-class RoundPair(APIView):
+class RoundPair(EventView):
     @extend_schema(
         summary="Pair the next round (an arbiter)",
         request=inline_serializer("PairIn", {
@@ -226,7 +241,7 @@ class RoundPair(APIView):
         return Response(event_json(event), status=status.HTTP_201_CREATED)
 
 
-class RoundStart(APIView):
+class RoundStart(EventView):
     @extend_schema(summary="Start a paired round: online, its games are created",
                    request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, number: int):
@@ -238,7 +253,7 @@ class RoundStart(APIView):
         return Response(event_json(event))
 
 
-class RoundResult(APIView):
+class RoundResult(EventView):
     @extend_schema(
         summary="Enter, correct or decide a result of the round (an arbiter)",
         request=inline_serializer("ResultIn", {
@@ -259,7 +274,7 @@ class RoundResult(APIView):
         return Response(pairing_json(found))
 
 
-class EventClose(APIView):
+class EventClose(EventView):
     @extend_schema(summary="Close the event: its results are final (an arbiter)",
                    request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
@@ -271,7 +286,7 @@ class EventClose(APIView):
         return Response(event_json(Event.objects.get(pk=event.pk)))
 
 
-class EventStandings(APIView):
+class EventStandings(EventView):
     @extend_schema(summary="Standings with tie-breaks (R42/R43) and the crosstable",
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request, event_id: int):
@@ -287,7 +302,7 @@ class EventStandings(APIView):
             "crosstable": standings.crosstable(event, t)})
 
 
-class EventTRF(APIView):
+class EventTRF(EventView):
     @extend_schema(summary="The event as FIDE's TRF (R43)",
                    responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, event_id: int):
@@ -298,7 +313,7 @@ class EventTRF(APIView):
         return response
 
 
-class EventImport(APIView):
+class EventImport(EventView):
     @extend_schema(
         summary="Import a tournament started elsewhere from its TRF (a registrar of the body)",
         request=inline_serializer("ImportIn", {"body": serializers.CharField(),
