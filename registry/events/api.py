@@ -134,7 +134,8 @@ EVENT = inline_serializer("Event", {"id": serializers.IntegerField(),
 
 
 class EventList(EventView):
-    @extend_schema(summary="Events, newest first", responses={200: EVENT})
+    @extend_schema(summary="Events, newest first", operation_id="events_list",
+                   responses={200: EVENT})
     def get(self, request):
         events = Event.objects.select_related("body").prefetch_related("arbiters")[:100]
         return Response({"results": [event_json(e, full=False) for e in events]})

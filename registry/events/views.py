@@ -89,7 +89,9 @@ def event_page(request, event_id: int):
     event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
     t = state.tournament(event)
     rows = standings.ranked(event, t)
-    criteria = order(event.system)
+    # the victory score (R28) breaks ties in S3 events only (R42/R43)
+    criteria = [c for c in order(event.system)
+                if c != "victory_score" or event.scoring_model == "S3"]
     table = [{"row": r, "values": [r.values.get(c, 0) for c in criteria]} for r in rows]
     is_arbiter = services.is_arbiter(request.user, event)
     entered = request.user.is_authenticated and event.entries.filter(
