@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "registry",
+    "registry.events",  # issue 21: club events (R41-R43)
     "play",
 ]
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("registry.api.urls")),
+    path("events/", include("registry.events.urls")),  # issue 21
     path("", include("registry.urls")),
     path("", include("play.urls")),
 ]

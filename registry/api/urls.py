@@ -4,6 +4,7 @@ from django.urls import path, re_path, register_converter
 
 from registry.api import arbiters, views
 from registry.api.errors import not_found
+from registry.events import api as events
 
 app_name = "api"
 
@@ -22,6 +23,24 @@ class KeyConverter:
 
 
 register_converter(KeyConverter, "key")
+
+event_urls = [
+    path("events/", events.EventList.as_view(), name="event-list"),
+    path("events/import/", events.EventImport.as_view(), name="event-import"),
+    path("events/<int:event_id>/", events.EventDetail.as_view(), name="event-detail"),
+    path("events/<int:event_id>/entries/", events.EntryCreate.as_view(), name="event-entries"),
+    path("events/<int:event_id>/entries/<key:key>/withdraw/", events.EntryWithdraw.as_view(),
+         name="event-withdraw"),
+    path("events/<int:event_id>/rounds/", events.RoundPair.as_view(), name="event-pair"),
+    path("events/<int:event_id>/rounds/<int:number>/start/", events.RoundStart.as_view(),
+         name="event-start"),
+    path("events/<int:event_id>/rounds/<int:number>/results/", events.RoundResult.as_view(),
+         name="event-result"),
+    path("events/<int:event_id>/close/", events.EventClose.as_view(), name="event-close"),
+    path("events/<int:event_id>/standings/", events.EventStandings.as_view(),
+         name="event-standings"),
+    path("events/<int:event_id>/trf/", events.EventTRF.as_view(), name="event-trf"),
+]
 
 urlpatterns = [
     path("", views.ApiIndex.as_view(), name="index"),
@@ -46,5 +65,6 @@ urlpatterns = [
             name="leaderboard"),
     path("bodies/", views.BodyList.as_view(), name="body-list"),
     path("bodies/<key:registrar_id>/", views.BodyDetail.as_view(), name="body-detail"),
+    *event_urls,  # issue 21: club events (registry/events/api.py)
     re_path(r"^[\s\S]*$", not_found),  # any other path, newlines included
 ]

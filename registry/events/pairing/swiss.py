@@ -108,7 +108,8 @@ def _previous_pairings(t: Tournament, numbers: dict[str, int]) -> set[tuple[int,
     pairs = set()
     for rnd in t.rounds:
         for g in rnd.games:
-            if g.result in ("1-0", "0-1", "="):
+            # a game still on (a round paired by force before it ended) is not replayed either
+            if g.result in ("1-0", "0-1", "=", None):
                 a, b = numbers[g.white], numbers[g.black]
                 pairs.add((min(a, b), max(a, b)))
     return pairs

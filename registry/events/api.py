@@ -1,0 +1,337 @@
+"""The events API (mounted under ``/api/v1/events/``): anyone reads an event, its standings and
+its TRF; a body's registrars announce events; only the event's arbiters manage it (R39).
+Thin wrappers over ``registry.events.services``: a refused action is a JSON error naming what
+is wrong, and nothing changed (each service is one transaction)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.api.errors import Conflict
+from registry.api.schema import ErrorSerializer
+from registry.events import services, standings
+from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
+from registry.events.pairing.model import GAME_RESULTS
+from registry.models import AffiliatedBody
+
+ERROR = OpenApiResponse(ErrorSerializer, description="Refused: `detail` says why; nothing "
+                                                     "was changed.")
+
+
+class Invalid(exceptions.APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "The request cannot be done so."
+    default_code = "invalid"
+
+
+def _raise(exc: services.EventError):
+    if exc.code == "forbidden":
+        raise exceptions.PermissionDenied(str(exc))
+    if exc.code == "conflict":
+        raise Conflict(str(exc))
+    raise Invalid(str(exc))
+
+
+class ReadOrSignedIn(permissions.BasePermission):
+    """Reads for everyone; writes for a signed-in person, whose right to the action the
+    service decides (an event's arbiter, a body's registrar, the player themselves)."""
+
+    message = "Log in to do that."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated)
+
+
+class EventView(APIView):
+    permission_classes = [ReadOrSignedIn]
+
+
+def _user(request):
+    return request.user if request.user and request.user.is_authenticated else None
+
+
+class SettingsSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    variant = serializers.CharField(max_length=16, required=False)
+    time_control = serializers.CharField(max_length=40, required=False)
+    rated = serializers.BooleanField(required=False)
+    scoring_model = serializers.ChoiceField([c for c, _ in MODELS], required=False)
+    system = serializers.ChoiceField([c for c, _ in SYSTEMS], required=False)
+    rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    auto_arbiter = serializers.ChoiceField([c for c, _ in POLICIES], required=False)
+    venue = serializers.ChoiceField([c for c, _ in VENUES], required=False)
+    min_rating = serializers.IntegerField(min_value=0, max_value=10**6, required=False,
+                                          allow_null=True)
+    min_stratum = serializers.IntegerField(min_value=1, max_value=3, required=False,
+                                           allow_null=True)
+    arbiters = serializers.ListField(child=serializers.CharField(max_length=150),
+                                     required=False, allow_empty=False,
+                                     help_text="usernames of the event's arbiters")
+
+
+class CreateSerializer(SettingsSerializer):
+    body = serializers.CharField(max_length=64, help_text="the body's registrar id")
+    name = serializers.CharField(max_length=200)
+
+
+def _settings(data: dict) -> tuple[dict, list | None]:
+    values = {k: v for k, v in data.items() if k not in ("arbiters", "body")}
+    names = data.get("arbiters")
+    if names is None:
+        return values, None
+    users = list(get_user_model().objects.filter(username__in=names))
+    missing = set(names) - {u.get_username() for u in users}
+    if missing:
+        raise exceptions.ValidationError({"arbiters": [f"no account {sorted(missing)[0]!r}"]})
+    return values, users
+
+
+def pairing_json(p: Pairing) -> dict:
+    return {"id": p.pk, "board": p.board,
+            "white": {"key": p.white.key, "name": p.white.name},
+            "black": {"key": p.black.key, "name": p.black.name} if p.black_id else None,
+            "bye": p.bye or None, "result": p.result or None,
+            "game": str(p.game.uuid) if p.game_id else None,
+            "decided_by": p.decided_by or None, "note": p.note or None}
+
+
+def event_json(event: Event, full: bool = True) -> dict:
+    out = {"id": event.pk, "name": event.name, "body": event.body.registrar_id,
+           "status": event.status, "settings": {name: getattr(event, name)
+                                                for name in Event.SETTINGS if name != "name"},
+           "arbiters": [u.get_username() for u in event.arbiters.all()],
+           "initial_colour": event.initial_colour or None}
+    if not full:
+        return out
+    out["players"] = [{"key": e.key, "name": e.name, "rating": e.rating,
+                       "joined_round": e.joined_round, "withdrawn_after": e.withdrawn_after,
+                       "registered": e.player_id is not None}
+                      for e in event.entries.all()]
+    pairings: dict[int, list] = {}
+    for p in Pairing.objects.filter(round__event=event).select_related(
+            "white", "black", "game").order_by("round__number", "bye", "board"):
+        pairings.setdefault(p.round_id, []).append(pairing_json(p))
+    out["rounds"] = [{"number": r.number, "state": r.state, "forced": r.forced,
+                      "complete": services.round_complete(r),
+                      "pairings": pairings.get(r.pk, [])} for r in event.event_rounds.all()]
+    return out
+
+
+EVENT = inline_serializer("Event", {"id": serializers.IntegerField(),
+                                    "name": serializers.CharField(),
+                                    "status": serializers.CharField(),
+                                    "settings": serializers.DictField(),
+                                    "players": serializers.ListField(),
+                                    "rounds": serializers.ListField()})
+
+
+class EventList(EventView):
+    @extend_schema(summary="Events, newest first", operation_id="events_list",
+                   responses={200: EVENT})
+    def get(self, request):
+        events = Event.objects.select_related("body").prefetch_related("arbiters")[:100]
+        return Response({"results": [event_json(e, full=False) for e in events]})
+
+    @extend_schema(summary="Announce an event (a registrar of its body)",
+                   request=CreateSerializer, responses={201: EVENT, 400: ERROR, 403: ERROR})
+    def post(self, request):
+        data = CreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = AffiliatedBody.objects.filter(registrar_id=data.validated_data["body"]).first()
+        if body is None:
+            raise exceptions.ValidationError({"body": ["no such affiliated body"]})
+        values, arbiters = _settings(data.validated_data)
+        try:
+            event = services.create_event(_user(request), body, arbiters, **values)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(event), status=status.HTTP_201_CREATED)
+
+
+class EventDetail(EventView):
+    @extend_schema(summary="An event: settings, players, rounds with pairings and results",
+                   responses={200: EVENT})
+    def get(self, request, event_id: int):
+        return Response(event_json(get_object_or_404(Event, pk=event_id)))
+
+    @extend_schema(summary="Change settings (an arbiter, before round 1) or the arbiters",
+                   request=SettingsSerializer, responses={200: EVENT, 403: ERROR, 409: ERROR})
+    def patch(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        data = SettingsSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values, arbiters = _settings(data.validated_data)
+        try:
+            if values or arbiters is None:
+                services.change_settings(_user(request), event, **values)
+            if arbiters is not None:
+                services.set_arbiters(_user(request), event, arbiters)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(Event.objects.get(pk=event.pk)))
+
+
+class EntryCreate(EventView):
+    @extend_schema(
+        summary="Enter the event: yourself (no body), or as its arbiter a player by id or an "
+                "over-the-board guest by name and rating",
+        request=inline_serializer("EntryIn", {
+            "player_id": serializers.CharField(required=False),
+            "name": serializers.CharField(required=False),
+            "rating": serializers.IntegerField(required=False)}),
+        responses={201: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        try:
+            if not data:
+                entry = services.register(_user(request), event)
+            else:
+                rating = data.get("rating", 0)
+                if not isinstance(rating, int):
+                    raise services.EventError(f"rating must be a whole number, not {rating!r}")
+                entry = services.enter_player(_user(request), event, str(data.get("name", "")),
+                                              rating, str(data.get("player_id", "") or ""))
+        except services.EventError as exc:
+            _raise(exc)
+        return Response({"key": entry.key, "name": entry.name, "rating": entry.rating,
+                         "joined_round": entry.joined_round}, status=status.HTTP_201_CREATED)
+
+
+class EntryWithdraw(EventView):
+    @extend_schema(summary="Withdraw (the player, or an arbiter)", request=None,
+                   responses={200: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int, key: str):
+        event = get_object_or_404(Event, pk=event_id)
+        entry = get_object_or_404(Entry, event=event, key=key)
+        if _user(request) is None:
+            raise exceptions.NotAuthenticated()
+        try:
+            entry = services.withdraw(request.user, event, entry)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response({"key": entry.key, "withdrawn_after": entry.withdrawn_after})
+
+
+class RoundPair(EventView):
+    @extend_schema(
+        summary="Pair the next round (an arbiter)",
+        request=inline_serializer("PairIn", {
+            "force": serializers.BooleanField(required=False),
+            "absent": serializers.DictField(child=serializers.ChoiceField(["H", "Z"]),
+                                            required=False)}),
+        responses={201: EVENT, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        force, absent = data.get("force", False), data.get("absent") or {}
+        if not isinstance(force, bool) or not isinstance(absent, dict):
+            raise Invalid("force is true or false; absent maps player keys to H or Z")
+        try:
+            services.pair_round(_user(request), event, force=force, absent=absent)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(event), status=status.HTTP_201_CREATED)
+
+
+class RoundStart(EventView):
+    @extend_schema(summary="Start a paired round: online, its games are created",
+                   request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int, number: int):
+        event = get_object_or_404(Event, pk=event_id)
+        try:
+            services.start_round(_user(request), event, number)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(event))
+
+
+class RoundResult(EventView):
+    @extend_schema(
+        summary="Enter, correct or decide a result of the round (an arbiter)",
+        request=inline_serializer("ResultIn", {
+            "pairing": serializers.IntegerField(),
+            "result": serializers.ChoiceField(list(GAME_RESULTS)),
+            "note": serializers.CharField(required=False)}),
+        responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int, number: int):
+        event = get_object_or_404(Event, pk=event_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        pairing = data.get("pairing")
+        try:
+            found = services.set_result(_user(request), event, pairing,
+                                        str(data.get("result", "")), number,
+                                        str(data.get("note", "") or ""))
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(pairing_json(found))
+
+
+class EventClose(EventView):
+    @extend_schema(summary="Close the event: its results are final (an arbiter)",
+                   request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        try:
+            services.close_event(_user(request), event)
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(Event.objects.get(pk=event.pk)))
+
+
+class EventStandings(EventView):
+    @extend_schema(summary="Standings with tie-breaks (R42/R43) and the crosstable",
+                   responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        from registry.events import state
+
+        t = state.tournament(event)
+        rows = standings.ranked(event, t)
+        return Response({
+            "standings": [{"rank": r.rank, "key": r.key, "name": r.name, "points": r.points,
+                           "number": r.number, "withdrawn": r.withdrawn,
+                           "tiebreaks": r.values} for r in rows],
+            "crosstable": standings.crosstable(event, t)})
+
+
+class EventTRF(EventView):
+    @extend_schema(summary="The event as FIDE's TRF (R43)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, event_id: int):
+        event = get_object_or_404(Event, pk=event_id)
+        response = HttpResponse(services.export_trf(event), content_type="text/plain; "
+                                                                        "charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.trf"'
+        return response
+
+
+class EventImport(EventView):
+    @extend_schema(
+        summary="Import a tournament started elsewhere from its TRF (a registrar of the body)",
+        request=inline_serializer("ImportIn", {"body": serializers.CharField(),
+                                               "trf": serializers.CharField(),
+                                               "name": serializers.CharField(required=False)}),
+        responses={201: EVENT, 400: ERROR, 403: ERROR})
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        body = AffiliatedBody.objects.filter(registrar_id=str(data.get("body", ""))).first()
+        if body is None:
+            raise exceptions.ValidationError({"body": ["no such affiliated body"]})
+        text = data.get("trf")
+        if not isinstance(text, str) or len(text) > 2_000_000:
+            raise exceptions.ValidationError({"trf": ["the TRF text (at most 2 MB)"]})
+        try:
+            event = services.import_trf(_user(request), body, text,
+                                        name=str(data.get("name", "") or ""))
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(event), status=status.HTTP_201_CREATED)

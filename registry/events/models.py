@@ -1,0 +1,117 @@
+"""Events of affiliated bodies (R41): the announced settings, the entries, the rounds and their
+pairings and results.
+
+The rows are the truth; the pure pairing core (``registry.events.pairing``) is handed a
+``Tournament`` built from them (``registry.events.state``) and its answer is written back by
+the services (``registry.events.services``), each in one transaction.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from registry.models import AffiliatedBody, Player
+
+SYSTEMS = [("swiss", "Swiss (FIDE Dutch)"), ("round_robin", "Round robin"),
+           ("double_round_robin", "Double round robin"), ("hettlandic", "Hettlandic")]
+MODELS = [("S1", "S1"), ("S2", "S2"), ("S3", "S3")]
+POLICIES = [("off", "off: only the arbiter acts"), ("warn", "warn: automatic warnings")]
+VENUES = [("online", "online (played on the site)"), ("board", "over the board")]
+
+
+class Event(models.Model):
+    """An event and its settings, announced and fixed before round 1 (R41)."""
+
+    ANNOUNCED, RUNNING, CLOSED = "announced", "running", "closed"
+    STATUSES = [(ANNOUNCED, "announced"), (RUNNING, "running"), (CLOSED, "closed")]
+    # the settings an arbiter may change only before round 1 is paired
+    SETTINGS = ("name", "variant", "time_control", "rated", "scoring_model", "system",
+                "rounds", "auto_arbiter", "venue", "min_rating", "min_stratum")
+
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="events")
+    name = models.CharField(max_length=200)
+    variant = models.CharField(max_length=16, default="standard")
+    # a placeholder until time controls (issue 20) land: the text R38 records, e.g. "untimed"
+    time_control = models.CharField(max_length=40, default="untimed")
+    rated = models.BooleanField(default=True)
+    scoring_model = models.CharField(max_length=2, choices=MODELS, default="S1")
+    system = models.CharField(max_length=20, choices=SYSTEMS, default="swiss")
+    rounds = models.PositiveSmallIntegerField(default=0)  # a Swiss's; 0: from the system
+    auto_arbiter = models.CharField(max_length=4, choices=POLICIES, default="warn")
+    venue = models.CharField(max_length=6, choices=VENUES, default="online")
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    min_stratum = models.PositiveSmallIntegerField(null=True, blank=True)
+    arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="arbiter_of")
+    status = models.CharField(max_length=10, choices=STATUSES, default=ANNOUNCED)
+    initial_colour = models.CharField(max_length=5, blank=True)  # R43: drawn at round 1
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    closed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player of an event: a registered player (online events need one), or an
+    over-the-board player without an account, entered by the arbiter (``player`` empty)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="event_entries")
+    key = models.CharField(max_length=40)  # the player id (R26), or "BOARD-<n>" for a guest
+    name = models.CharField(max_length=200)
+    rating = models.BigIntegerField(default=0)  # at the close of entries (R42/R43)
+    joined_round = models.PositiveSmallIntegerField(default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "key"],
+                                               name="events_entry_unique_key")]
+        ordering = ["-rating", "key"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    PAIRED, STARTED = "paired", "started"
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="event_rounds")
+    number = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=8, default=PAIRED)
+    forced = models.BooleanField(default=False)  # paired before the previous was complete
+    paired = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "number"],
+                                               name="events_round_unique_number")]
+        ordering = ["number"]
+
+
+class Pairing(models.Model):
+    """A board of a round (``black`` set) or a bye (``bye`` one of U/H/F/Z). ``result`` is in
+    TRF's alphabet from white's side (``registry.events.pairing.model``); empty while the game
+    is on."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    board = models.PositiveSmallIntegerField(default=0)
+    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    black = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    bye = models.CharField(max_length=1, blank=True)
+    result = models.CharField(max_length=2, blank=True)
+    game = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="event_pairing")
+    decided_by = models.CharField(max_length=8, blank=True)  # "game", "arbiter", "system"
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "bye", "board"]
+        indexes = [models.Index(fields=["round", "board"])]

@@ -1,0 +1,52 @@
+"""Results of online event games: a finished game's result reaches its pairing at once (the
+"game finished" subscription, after the registry's archive), and an arbiter's decision on a
+game still live is announced at the game through the one command path (R40).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from play.commands.path import Submission, execute
+from play.games.protocol import Announce, system
+from registry.events.models import Pairing
+
+log = logging.getLogger(__name__)
+
+# the live game's winner -> the pairing's result, white (`I`, R43) first; a null game is a draw
+FROM_WINNER = {"I": "1-0", "O": "0-1", "-": "="}
+
+
+def game_finished(game) -> None:
+    """Idempotent: a result the arbiter already decided or corrected is left alone. A game that
+    ended without a result (aborted, R37) waits for the arbiter: R41 makes it an unplayed loss
+    of the side that did not complete its opening turn, which the arbiter enters."""
+    with transaction.atomic():
+        pairing = (Pairing.objects.select_for_update().filter(game_id=game.pk)
+                   .select_related("round__event").first())
+        if pairing is None or pairing.decided_by == "arbiter":
+            return
+        if pairing.round.event.status == "closed":
+            return
+        result = FROM_WINNER.get(game.winner or "")
+        if result is None:
+            pairing.note = "the game ended without a result: the arbiter decides"
+            pairing.save(update_fields=["note"])
+            return
+        pairing.result = result
+        pairing.decided_by = "game"
+        pairing.save(update_fields=["result", "decided_by"])
+
+
+def announce_decision(game, pairing: Pairing, user) -> None:
+    """Tell everyone at a live game that the arbiter decided it for the event (an absent
+    player, R41). The game's own end (by the clock, R37, or an arbiter's forfeit, R39) is the
+    game's business; the event's result stands as decided."""
+    words = {"+-": "I wins, O absent", "-+": "O wins, I absent", "--": "both absent"}
+    message = (f"The arbiter {user.get_username()} decided this event game: "
+               f"{words.get(pairing.result, pairing.result)} (unplayed, R41).")
+    outcome = execute(Submission(game.uuid, system("events"), Announce(message)))
+    if not outcome.ok:
+        log.info("event decision not announced at %s: %s", game.uuid, outcome.reason)

@@ -1,0 +1,433 @@
+"""What arbiters and players do to an event (R41-R43), each in one transaction: a refused
+action raises ``EventError`` in words a person understands and changes nothing.
+
+Only the event's arbiters manage it (R39): settings (fixed once round 1 is paired, R41), board
+players, pairing, starting rounds, results and their corrections, closing. Players register and
+withdraw themselves. Pairings come from the pure core (``registry.events.pairing``); online
+rounds create their games through ``play.lifecycle.start_game`` with the event's settings, and
+their results come back through the "game finished" subscription (``registry.events.results``).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from play.games.registry import VARIANT_NAMES
+from registry.events import state
+from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
+from registry.events.pairing import berger, swiss, trf
+from registry.events.pairing.model import (
+    GAME_RESULTS,
+    ROUND_ROBIN,
+    SWISS,
+    PairingError,
+)
+from registry.models import AffiliatedBody, Player, check_scoring_model
+from registry.services import player_of
+
+
+class EventError(ValueError):
+    """An action refused; ``code`` for the API (``forbidden``, ``conflict`` or ``invalid``)."""
+
+    def __init__(self, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def is_arbiter(user, event: Event) -> bool:
+    return bool(user and user.is_authenticated and event.arbiters.filter(pk=user.pk).exists())
+
+
+def can_create(user, body: AffiliatedBody) -> bool:
+    """A body's events are announced by its registrars (or site staff)."""
+    return bool(user and user.is_authenticated and (
+        user.is_staff or body.registrars.filter(pk=user.pk).exists()))
+
+
+def _manage(user, event: Event) -> None:
+    if not is_arbiter(user, event):
+        raise EventError("only an arbiter of this event may do that (R39)", "forbidden")
+    if event.status == Event.CLOSED:
+        raise EventError("the event is closed: its results are final (R41)", "conflict")
+
+
+def _choice(name: str, value, choices) -> None:
+    if value not in [c for c, _ in choices]:
+        allowed = ", ".join(c for c, _ in choices)
+        raise EventError(f"{name} {value!r} is not one of {allowed}")
+
+
+def _check_settings(body: AffiliatedBody, values: dict) -> None:
+    unknown = set(values) - set(Event.SETTINGS)
+    if unknown:
+        raise EventError(f"unknown setting {sorted(unknown)[0]!r}")
+    if "name" in values and not str(values["name"]).strip():
+        raise EventError("an event needs a name")
+    if "variant" in values and values["variant"] not in VARIANT_NAMES:
+        raise EventError(f"unknown variant {values['variant']!r}")
+    for name, choices in (("scoring_model", MODELS), ("system", SYSTEMS),
+                          ("auto_arbiter", POLICIES), ("venue", VENUES)):
+        if name in values:
+            _choice(name, values[name], choices)
+    if "scoring_model" in values:
+        try:
+            check_scoring_model(body.stratum, values["scoring_model"])
+        except Exception as exc:  # ValidationError: its words
+            raise EventError(f"{'; '.join(getattr(exc, 'messages', [str(exc)]))}") from None
+    for name in ("rounds", "min_rating", "min_stratum"):
+        value = values.get(name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < 0 or value > 10**6):
+            raise EventError(f"{name} must be a whole number, not {value!r}")
+    if values.get("min_stratum") is not None and values["min_stratum"] not in (1, 2, 3):
+        raise EventError("min_stratum is 1, 2 or 3")
+
+
+def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
+    if not can_create(user, body):
+        raise EventError("only a registrar of the body (or staff) announces its events",
+                         "forbidden")
+    values.setdefault("name", "")
+    _check_settings(body, values)
+    system = values.get("system", SWISS)
+    if system == SWISS and not values.get("rounds"):
+        raise EventError("a Swiss needs its number of rounds (R41)")
+    with transaction.atomic():
+        event = Event.objects.create(body=body, created_by=user, **values)
+        event.arbiters.set(arbiters or [user])
+    return event
+
+
+def change_settings(user, event: Event, **values) -> Event:
+    _manage(user, event)
+    if event.event_rounds.exists():
+        raise EventError("the settings are fixed: round 1 has been paired (R41)", "conflict")
+    _check_settings(event.body, values)
+    merged_system = values.get("system", event.system)
+    if merged_system == SWISS and not values.get("rounds", event.rounds):
+        raise EventError("a Swiss needs its number of rounds (R41)")
+    with transaction.atomic():
+        for name, value in values.items():
+            setattr(event, name, value)
+        event.save()
+    return event
+
+
+def set_arbiters(user, event: Event, users) -> None:
+    _manage(user, event)
+    if not users:
+        raise EventError("an event needs at least one arbiter")
+    event.arbiters.set(users)
+
+
+# --- entries ------------------------------------------------------------------------------------
+
+def _rounds_paired(event: Event) -> int:
+    return event.event_rounds.count()
+
+
+def _late_byes(event: Event, entry: Entry) -> None:
+    """A late entrant's rounds already paired are zero-point byes (C.04.1), so every round of
+    every player is in the TRF and the scores add up."""
+    for rnd in event.event_rounds.all():
+        Pairing.objects.create(round=rnd, white=entry, bye="Z", result="",
+                               decided_by="system", note="late entry")
+
+
+def _open_for_entries(event: Event) -> int:
+    if event.status == Event.CLOSED:
+        raise EventError("the event is closed", "conflict")
+    paired = _rounds_paired(event)
+    if paired and event.system != SWISS:
+        raise EventError("a round robin takes no entries after round 1 is paired (R42)",
+                         "conflict")
+    if paired and event.system == SWISS and paired >= event.rounds:
+        raise EventError("every round is paired: too late to enter", "conflict")
+    return paired
+
+
+def register(user, event: Event) -> Entry:
+    """A player enters an online (or board) event themselves, if they meet its conditions."""
+    if not (user and user.is_authenticated):
+        raise EventError("log in to enter an event", "forbidden")
+    player = player_of(user)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        paired = _open_for_entries(event)
+        if event.entries.filter(key=player.player_id).exists():
+            raise EventError("you are already entered", "conflict")
+        if event.min_rating is not None and player.rating < event.min_rating:
+            raise EventError(f"this event needs a rating of at least {event.min_rating}; "
+                             f"yours is {player.rating}", "conflict")
+        if event.min_stratum is not None and player.stratum < event.min_stratum:
+            raise EventError(f"this event needs stratum S{event.min_stratum} or higher",
+                             "conflict")
+        entry = Entry.objects.create(event=event, player=player, key=player.player_id,
+                                     name=user.get_username(), rating=player.rating,
+                                     joined_round=paired + 1)
+        if paired:
+            _late_byes(event, entry)
+    return entry
+
+
+def enter_player(user, event: Event, name: str, rating: int = 0,
+                 player_id: str = "") -> Entry:
+    """The arbiter enters a player: a registered one by player id, or (over the board) a guest
+    without an account."""
+    _manage(user, event)
+    name = (name or "").strip()
+    if player_id:
+        player = Player.objects.filter(player_id=player_id).select_related("user").first()
+        if player is None:
+            raise EventError(f"no player with id {player_id!r}")
+        key, name, rating = player.player_id, name or player.user.get_username(), player.rating
+    else:
+        if event.venue == "online":
+            raise EventError("an online event's players need an account: give a player id")
+        if not name:
+            raise EventError("a player needs a name")
+        if not isinstance(rating, int) or isinstance(rating, bool) or not 0 <= rating < 10**6:
+            raise EventError(f"rating must be a whole number, not {rating!r}")
+        player = None
+        key = f"BOARD-{secrets.token_hex(4).upper()}"
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        paired = _open_for_entries(event)
+        if event.entries.filter(key=key).exists():
+            raise EventError(f"{name} is already entered", "conflict")
+        entry = Entry.objects.create(event=event, player=player, key=key, name=name[:200],
+                                     rating=rating, joined_round=paired + 1)
+        if paired:
+            _late_byes(event, entry)
+    return entry
+
+
+def withdraw(user, event: Event, entry: Entry) -> Entry:
+    """The player (or an arbiter) withdraws: not paired from the next round on (C.04.1; R42
+    for a round robin's standings)."""
+    if entry.event_id != event.pk:
+        raise EventError("that player is not in this event")
+    own = entry.player is not None and user.is_authenticated and entry.player.user_id == user.pk
+    if not own:
+        _manage(user, event)
+    if event.status == Event.CLOSED:
+        raise EventError("the event is closed", "conflict")
+    if entry.withdrawn_after is not None:
+        raise EventError(f"{entry.name} has already withdrawn", "conflict")
+    with transaction.atomic():
+        paired = _rounds_paired(event)
+        if paired == 0:
+            entry.delete()  # before round 1 a withdrawal is simply no entry
+            return entry
+        entry.withdrawn_after = paired
+        entry.save(update_fields=["withdrawn_after"])
+    return entry
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+def _last_round(event: Event) -> Round | None:
+    return event.event_rounds.order_by("-number").first()
+
+
+def round_complete(rnd: Round) -> bool:
+    return not rnd.pairings.filter(black__isnull=False, result="").exists()
+
+
+def pair_round(user, event: Event, force: bool = False,
+               absent: dict[str, str] | None = None) -> Round:
+    """Pair the next round. The previous one must be complete unless the arbiter forces it
+    (unfinished games then count as unplayed for the pairing). ``absent``: entry keys the
+    arbiter knows will miss the round, with their bye (H or Z, C.04.1)."""
+    _manage(user, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        last = _last_round(event)
+        if last is not None and not force and not round_complete(last):
+            raise EventError(f"round {last.number} is not complete: enter its results first, "
+                             "or force the pairing", "conflict")
+        if last is None:
+            if event.entries.count() < 2:
+                raise EventError("an event needs at least two players to pair", "conflict")
+            _close_entries(event)
+        t = state.tournament(event)
+        try:
+            if event.system == SWISS:
+                core_round = swiss.pair_round(t, absent or {})
+            elif event.system in (ROUND_ROBIN, "double_round_robin"):
+                if absent:
+                    raise EventError("a round robin has no byes on request: its games are "
+                                     "decided by the arbiter (R42)")
+                core_round = berger.pair_round(t)
+            else:
+                core_round = _hettlandic_round(t)
+        except PairingError as exc:
+            raise EventError(str(exc), "conflict") from None
+        rnd = Round.objects.create(event=event, number=core_round.number,
+                                   forced=bool(last and not round_complete(last)))
+        entries = {e.key: e for e in event.entries.all()}
+        Pairing.objects.bulk_create(
+            [Pairing(round=rnd, board=g.board, white=entries[g.white],
+                     black=entries[g.black], result=g.result or "",
+                     decided_by="system" if g.result else "",
+                     note="withdrawn player" if g.result else "")
+             for g in core_round.games]
+            + [Pairing(round=rnd, white=entries[b.player], bye=b.kind, decided_by="system")
+               for b in core_round.byes])
+        if event.status == Event.ANNOUNCED:
+            event.status = Event.RUNNING
+            event.save(update_fields=["status", "initial_colour"])
+    return rnd
+
+
+def _hettlandic_round(t):
+    try:
+        from registry.events.pairing import hettlandic  # issue 22
+    except ImportError:
+        raise PairingError("Hettlandic pairing is not available yet") from None
+    return hettlandic.pair_round(t)  # pragma: no cover - issue 22's
+
+
+def _close_entries(event: Event) -> None:
+    """Round 1: ratings at the close of entries fix the pairing numbers (R42/R43), and the
+    side of pairing number 1 is drawn and recorded (R43)."""
+    for entry in event.entries.select_related("player"):
+        if entry.player is not None and entry.rating != entry.player.rating:
+            entry.rating = entry.player.rating
+            entry.save(update_fields=["rating"])
+    event.initial_colour = secrets.choice(["white", "black"])
+
+
+def start_round(user, event: Event, number: int | None = None) -> Round:
+    """Start a paired round: online, each game is created with the event's settings and its
+    players see it in "my pairings" at once; over the board, the clocks start at the venue."""
+    _manage(user, event)
+    from play.lifecycle import start_game
+
+    with transaction.atomic():
+        rnd = _last_round(event) if number is None else event.event_rounds.filter(
+            number=number).first()
+        if rnd is None:
+            raise EventError("no such round: pair it first", "conflict")
+        if rnd.state == Round.STARTED:
+            raise EventError(f"round {rnd.number} has already started", "conflict")
+        if event.venue == "online":
+            boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
+            for p in boards.select_related("white__player__user", "black__player__user"):
+                game = start_game(p.white.player.user, p.black.player.user,
+                                  variant=event.variant, rated=event.rated,
+                                  auto_warn=event.auto_arbiter == "warn")
+                _event_model(game, event)
+                p.game = game
+                p.save(update_fields=["game"])
+        rnd.state = Round.STARTED
+        rnd.started = timezone.now()
+        rnd.save(update_fields=["state", "started"])
+    return rnd
+
+
+def _event_model(game, event: Event) -> None:
+    """R41/R25: a rated event game is rated by the event's model for both players."""
+    from registry.models import ArchivedGame
+
+    ArchivedGame.objects.filter(live=game).update(scoring_model=event.scoring_model)
+
+
+def set_result(user, event: Event, pairing_id: int, result: str,
+               round_number: int | None = None, note: str = "") -> Pairing:
+    """The arbiter enters or corrects a result (over the board), or decides an online game
+    (an absent player: ``+-``/``-+``, an unplayed game, R41). Until the event is closed."""
+    _manage(user, event)
+    if result not in GAME_RESULTS:
+        raise EventError(f"unknown result {result!r}: one of {', '.join(GAME_RESULTS)}")
+    with transaction.atomic():
+        found = Pairing.objects.select_related("round", "game").filter(
+            pk=pairing_id, round__event=event).first() if isinstance(pairing_id, int) else None
+        if found is None or (round_number is not None and found.round.number != round_number):
+            where = f"round {round_number}" if round_number is not None else "this event"
+            raise EventError(f"game {pairing_id!r} is not in {where}")
+        if found.black_id is None:
+            raise EventError("a bye has no result to enter")
+        game = found.game
+        if game is not None and game.status == "live" and result not in ("+-", "-+", "--"):
+            raise EventError("this game is being played on the site: its result comes from "
+                             "the game, or decide it as unplayed (+-, -+, --)", "conflict")
+        found.result = result
+        found.decided_by = "arbiter"
+        found.note = (note or "")[:200]
+        found.save(update_fields=["result", "decided_by", "note"])
+        if game is not None and game.status == "live":
+            from registry.events.results import announce_decision
+
+            transaction.on_commit(lambda: announce_decision(game, found, user))
+    return found
+
+
+def close_event(user, event: Event) -> Event:
+    _manage(user, event)
+    with transaction.atomic():
+        rounds = list(event.event_rounds.all())
+        if not rounds:
+            raise EventError("no round has been paired", "conflict")
+        open_rounds = [r.number for r in rounds if not round_complete(r)]
+        if open_rounds:
+            raise EventError(f"round {open_rounds[0]} has games without a result", "conflict")
+        event.status = Event.CLOSED
+        event.closed = timezone.now()
+        event.save(update_fields=["status", "closed"])
+    return event
+
+
+# --- TRF ----------------------------------------------------------------------------------------
+
+def export_trf(event: Event) -> str:
+    from registry.events.standings import ranked
+
+    t = state.tournament(event)
+    ranks = {row.key: row.rank for row in ranked(event, t)}
+    arbiters = ", ".join(u.get_username() for u in event.arbiters.all())
+    header = trf.Header(name=event.name, place=event.body.name,
+                        start=event.created.strftime("%Y/%m/%d"),
+                        end=event.closed.strftime("%Y/%m/%d") if event.closed else "",
+                        arbiter=arbiters)
+    return trf.export(t, header, ranks)
+
+
+def import_trf(user, body: AffiliatedBody, text: str, **values) -> Event:
+    """A tournament started elsewhere: its players (linked to registered players by id when
+    the TRF's ``TLP`` lines name them), rounds, pairings and results. Over the board."""
+    try:
+        t = trf.parse(text)
+    except trf.TRFError as exc:
+        raise EventError(f"the TRF file has an error: {exc}") from None
+    name = values.pop("name", "") or next(
+        (ln[4:].strip() for ln in text.splitlines() if ln.startswith("012")), "") or "Imported"
+    values.setdefault("system", t.system if t.system != "hettlandic" else SWISS)
+    values.setdefault("rounds", t.total_rounds or len(t.rounds))
+    values.setdefault("venue", "board")
+    with transaction.atomic():
+        event = create_event(user, body, name=name, **values)
+        players = {p.player_id: p for p in Player.objects.filter(
+            player_id__in=[e.key for e in t.entrants])}
+        entries = {}
+        for e in t.entrants:
+            entries[e.key] = Entry.objects.create(
+                event=event, player=players.get(e.key), key=e.key, name=e.name or e.key,
+                rating=e.rating, joined_round=e.joined_round, withdrawn_after=e.withdrawn_after)
+        for core_round in t.rounds:
+            rnd = Round.objects.create(event=event, number=core_round.number,
+                                       state=Round.STARTED)
+            for g in core_round.games:
+                Pairing.objects.create(round=rnd, board=g.board, white=entries[g.white],
+                                       black=entries[g.black], result=g.result or "",
+                                       decided_by="arbiter" if g.result else "")
+            for b in core_round.byes:
+                Pairing.objects.create(round=rnd, white=entries[b.player], bye=b.kind,
+                                       decided_by="system")
+        event.initial_colour = t.initial_colour
+        event.status = Event.RUNNING if t.rounds else Event.ANNOUNCED
+        event.save(update_fields=["initial_colour", "status"])
+    return event

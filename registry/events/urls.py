@@ -1,0 +1,14 @@
+"""Event pages, mounted at ``/events/``."""
+
+from django.urls import path
+
+from registry.events import views
+
+urlpatterns = [
+    path("", views.event_list, name="events"),
+    path("new/", views.event_new, name="event_new"),
+    path("mine/", views.my_pairings, name="my_pairings"),
+    path("<int:event_id>/", views.event_page, name="event"),
+    path("<int:event_id>/act/", views.event_act, name="event_act"),
+    path("<int:event_id>/trf/", views.event_trf, name="event_trf"),
+]

@@ -1,0 +1,193 @@
+"""Event pages: the list, an event's page for everyone (settings, players, rounds with pairings
+and results, standings with tie-breaks, crosstable, TRF download), the arbiter's controls on
+the same page (set up, pair, start, enter and correct results, close), and "my pairings".
+
+Every form posts to ``act``, which calls one service; a refusal comes back as a message in the
+service's words and changes nothing (the services are transactions)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from registry.events import services, standings, state
+from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
+from registry.events.pairing.model import GAME_RESULTS
+from registry.events.pairing.tiebreaks import LABELS, order
+from registry.models import AffiliatedBody
+
+RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "=": "½–½", "+-": "+ – − (unplayed)",
+                "-+": "− – + (unplayed)", "--": "− – − (both absent)"}
+BYE_WORDS = {"U": "bye (1 point)", "H": "half-point bye", "F": "full-point bye",
+             "Z": "no game (0)"}
+
+
+def event_list(request):
+    events = Event.objects.select_related("body")[:100]
+    bodies = []
+    if request.user.is_authenticated:
+        bodies = list(AffiliatedBody.objects.all() if request.user.is_staff
+                      else request.user.registrar_of.all())
+    return render(request, "events/list.html", {
+        "events": events, "bodies": bodies, "systems": SYSTEMS, "models": MODELS,
+        "venues": VENUES, "policies": POLICIES})
+
+
+def _int(value, default=None):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@login_required
+@require_http_methods(["POST"])
+def event_new(request):
+    body = AffiliatedBody.objects.filter(registrar_id=request.POST.get("body", "")).first()
+    if body is None:
+        messages.error(request, "Choose the body the event belongs to.")
+        return redirect("events")
+    values = {"name": request.POST.get("name", ""),
+              "system": request.POST.get("system", "swiss"),
+              "rounds": _int(request.POST.get("rounds"), 0),
+              "scoring_model": request.POST.get("scoring_model", "S1"),
+              "venue": request.POST.get("venue", "online"),
+              "auto_arbiter": request.POST.get("auto_arbiter", "warn"),
+              "rated": request.POST.get("rated") == "on",
+              "time_control": request.POST.get("time_control", "") or "untimed"}
+    try:
+        event = services.create_event(request.user, body, **values)
+    except services.EventError as exc:
+        messages.error(request, str(exc))
+        return redirect("events")
+    messages.success(request, f"{event.name} is announced. Enter its players, then pair "
+                              "round 1.")
+    return redirect("event", event.pk)
+
+
+def _rounds(event: Event, user) -> list[dict]:
+    mine = None
+    if user.is_authenticated:
+        mine = Entry.objects.filter(event=event, player__user=user).values_list(
+            "pk", flat=True).first()
+    rows: dict[int, list] = {}
+    for p in Pairing.objects.filter(round__event=event).select_related(
+            "white", "black", "game").order_by("round__number", "bye", "board"):
+        p.words = RESULT_WORDS.get(p.result, "") if p.black_id else BYE_WORDS.get(p.bye, p.bye)
+        p.mine = mine in (p.white_id, p.black_id)
+        rows.setdefault(p.round_id, []).append(p)
+    return [{"round": r, "pairings": rows.get(r.pk, []), "complete": services.round_complete(r)}
+            for r in event.event_rounds.all()]
+
+
+def event_page(request, event_id: int):
+    event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
+    t = state.tournament(event)
+    rows = standings.ranked(event, t)
+    # the victory score (R28) breaks ties in S3 events only (R42/R43)
+    criteria = [c for c in order(event.system)
+                if c != "victory_score" or event.scoring_model == "S3"]
+    table = [{"row": r, "values": [r.values.get(c, 0) for c in criteria]} for r in rows]
+    is_arbiter = services.is_arbiter(request.user, event)
+    entered = request.user.is_authenticated and event.entries.filter(
+        player__user=request.user).first()
+    return render(request, "events/event.html", {
+        "event": event, "rounds": _rounds(event, request.user), "table": table,
+        "labels": [LABELS[c] for c in criteria], "entries": event.entries.all(),
+        "crosstable": standings.crosstable(event, t), "is_arbiter": is_arbiter,
+        "entered": entered, "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
+        "arbiters": event.arbiters.all(), "locked": event.event_rounds.exists(),
+        "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES})
+
+
+def event_trf(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    response = HttpResponse(services.export_trf(event), content_type="text/plain; "
+                                                                    "charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.trf"'
+    return response
+
+
+def _act(request, event: Event, action: str) -> str:
+    user, post = request.user, request.POST
+    if action == "register":
+        services.register(user, event)
+        return "You are entered."
+    if action == "withdraw":
+        entry = get_object_or_404(Entry, event=event, key=post.get("key", ""))
+        services.withdraw(user, event, entry)
+        return f"{entry.name} has withdrawn."
+    if action == "enter":
+        rating = _int(post.get("rating") or 0)
+        if rating is None:
+            raise services.EventError("the rating is a whole number")
+        entry = services.enter_player(user, event, post.get("name", ""), rating,
+                                      post.get("player_id", "").strip())
+        return f"{entry.name} is entered."
+    if action == "settings":
+        values = {"name": post.get("name", event.name),
+                  "rounds": _int(post.get("rounds"), event.rounds),
+                  "system": post.get("system", event.system),
+                  "scoring_model": post.get("scoring_model", event.scoring_model),
+                  "venue": post.get("venue", event.venue),
+                  "auto_arbiter": post.get("auto_arbiter", event.auto_arbiter),
+                  "time_control": post.get("time_control", event.time_control) or "untimed",
+                  "rated": post.get("rated") == "on"}
+        services.change_settings(user, event, **values)
+        names = [n.strip() for n in post.get("arbiters", "").split(",") if n.strip()]
+        if names:
+            users = list(get_user_model().objects.filter(username__in=names))
+            missing = set(names) - {u.get_username() for u in users}
+            if missing:
+                raise services.EventError(f"no account {sorted(missing)[0]!r}")
+            services.set_arbiters(user, event, users)
+        return "Settings saved."
+    if action == "pair":
+        rnd = services.pair_round(user, event, force=post.get("force") == "on")
+        return f"Round {rnd.number} is paired."
+    if action == "start":
+        rnd = services.start_round(user, event, _int(post.get("round")))
+        return f"Round {rnd.number} has started."
+    if action == "result":
+        p = services.set_result(user, event, _int(post.get("pairing"), -1),
+                                post.get("result", ""), _int(post.get("round")),
+                                post.get("note", ""))
+        return f"Board {p.board}: {RESULT_WORDS[p.result]}."
+    if action == "close":
+        services.close_event(user, event)
+        return "The event is closed; its results are final."
+    raise services.EventError(f"unknown action {action!r}")
+
+
+@login_required
+@require_http_methods(["POST"])
+def event_act(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        messages.success(request, _act(request, event, request.POST.get("action", "")))
+    except services.EventError as exc:
+        messages.error(request, str(exc))
+    return redirect("event", event.pk)
+
+
+@login_required
+def my_pairings(request):
+    """The signed-in player's pairings in events not closed, newest round first, with their
+    game's page for an online round that has started."""
+    entries = Entry.objects.filter(player__user=request.user)
+    pairings = (Pairing.objects.filter(Q(white__in=entries) | Q(black__in=entries))
+                .select_related("round__event", "white__player", "black", "game")
+                .order_by("-round__event__created", "-round__number")[:50])
+    rows = []
+    for p in pairings:
+        me_white = p.white.player_id is not None and p.white.player.user_id == request.user.pk
+        rows.append({"p": p, "event": p.round.event, "colour": "I" if me_white else "O",
+                     "opponent": (p.black if me_white else p.white) if p.black_id else None,
+                     "words": RESULT_WORDS.get(p.result, "") if p.black_id
+                     else BYE_WORDS.get(p.bye, p.bye)})
+    return render(request, "events/mine.html", {"rows": rows})

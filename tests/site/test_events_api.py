@@ -1,0 +1,293 @@
+"""Events through the REST API (R39, R41-R43): who may do what (only the event's arbiters
+manage it), bad input refused with words naming what is wrong and nothing changed, and a whole
+over-the-board Swiss and round robin entered by their arbiter."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from registry.events.models import Entry, Event, Pairing
+from registry.events.pairing import trf
+from registry.models import AffiliatedBody
+from registry.services import player_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _rates(settings):
+    from django.core.cache import cache
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        "anon": "100000/minute", "user": "100000/minute", "body": "100000/minute"}}
+    cache.clear()
+
+
+@pytest.fixture
+def club(make_user):
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-SZ", name="Szeged talu club")
+    registrar = make_user("reggie")
+    body.registrars.add(registrar)
+    return body, registrar
+
+
+def api(user=None) -> APIClient:
+    c = APIClient()
+    if user is not None:
+        c.force_authenticate(user)
+    return c
+
+
+def new_event(club, arbiter, **settings):
+    body, registrar = club
+    data = {"body": body.registrar_id, "name": "Tuesday Swiss", "system": "swiss",
+            "rounds": 3, "venue": "board", "arbiters": [arbiter.username], **settings}
+    r = api(registrar).post("/api/v1/events/", data, format="json")
+    assert r.status_code == 201, r.json()
+    return Event.objects.get(pk=r.json()["id"])
+
+
+def guests(event, arbiter, n):
+    for i in range(n):
+        r = api(arbiter).post(f"/api/v1/events/{event.pk}/entries/",
+                              {"name": f"Guest {i}", "rating": 1500 - 10 * i}, format="json")
+        assert r.status_code == 201, r.json()
+
+
+def finish_round(event, arbiter, number, results=("1-0", "0-1", "=")):
+    rnd = event.event_rounds.get(number=number)
+    for i, p in enumerate(rnd.pairings.filter(black__isnull=False).order_by("board")):
+        r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/{number}/results/",
+                              {"pairing": p.pk, "result": results[i % len(results)]},
+                              format="json")
+        assert r.status_code == 200, r.json()
+
+
+def snapshot(event) -> tuple:
+    event.refresh_from_db()
+    return (event.status, event.name, event.rounds, event.system, event.initial_colour,
+            list(Entry.objects.filter(event=event).values_list("key", "withdrawn_after")),
+            list(Pairing.objects.filter(round__event=event).values_list(
+                "pk", "result", "decided_by")),
+            list(event.event_rounds.values_list("number", "state")))
+
+
+# --- the permission matrix ---------------------------------------------------------------------
+
+ACTIONS = {
+    "settings": ("patch", "", {"name": "Renamed"}),
+    "enter a guest": ("post", "entries/", {"name": "Walk-in", "rating": 1200}),
+    "pair": ("post", "rounds/", {}),
+    "start": ("post", "rounds/1/start/", None),
+    "result": ("post", "rounds/1/results/", "PAIRING"),
+    "withdraw another": ("post", "entries/KEY/withdraw/", None),
+    "close": ("post", "close/", None),
+}
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize("who, allowed", [("anonymous", False), ("a player", False),
+                                          ("the body's registrar", False),
+                                          ("another event's arbiter", False),
+                                          ("the arbiter", True)])
+def test_only_the_events_arbiters_manage_it(club, make_user, action, who, allowed):
+    arbiter = make_user("arbi")
+    other = make_user("otto")
+    event = new_event(club, arbiter)
+    new_event(club, other, name="Other event")
+    guests(event, arbiter, 4)
+    if action in ("start", "result", "close"):
+        assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
+                                 format="json").status_code == 201
+    if action == "close":
+        finish_round(event, arbiter, 1)
+    user = {"anonymous": None, "a player": make_user("pat"),
+            "the body's registrar": club[1], "another event's arbiter": other,
+            "the arbiter": arbiter}[who]
+    method, path, data = ACTIONS[action]
+    if data == "PAIRING":
+        data = {"pairing": Pairing.objects.filter(round__event=event,
+                                                  black__isnull=False).first().pk,
+                "result": "1-0"}
+    path = path.replace("KEY", event.entries.first().key)
+    before = snapshot(event)
+    r = getattr(api(user), method)(f"/api/v1/events/{event.pk}/{path}", data, format="json")
+    if allowed:
+        assert r.status_code in (200, 201), r.json()
+        assert snapshot(event) != before
+    else:
+        assert r.status_code in (401, 403), r.json()
+        assert "detail" in r.json()
+        assert snapshot(event) == before
+
+
+def test_anyone_reads_an_event_its_standings_and_trf(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    guests(event, arbiter, 5)
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    anon = api()
+    detail = anon.get(f"/api/v1/events/{event.pk}/").json()
+    assert detail["settings"]["system"] == "swiss" and len(detail["players"]) == 5
+    assert len(detail["rounds"][0]["pairings"]) == 3  # two boards and the bye
+    table = anon.get(f"/api/v1/events/{event.pk}/standings/").json()
+    assert table["standings"][0]["rank"] == 1
+    text = anon.get(f"/api/v1/events/{event.pk}/trf/").content.decode()
+    assert text.count("\n001 ") + text.startswith("001 ") == 5 and "XXR 3" in text
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+def test_settings_are_fixed_once_round_one_is_paired(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    assert api(arbiter).patch(f"/api/v1/events/{event.pk}/", {"rounds": 5},
+                              format="json").status_code == 200
+    guests(event, arbiter, 4)
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    before = snapshot(event)
+    r = api(arbiter).patch(f"/api/v1/events/{event.pk}/", {"rounds": 7, "name": "X"},
+                           format="json")
+    assert r.status_code == 409
+    assert "fixed" in r.json()["detail"] and "round 1" in r.json()["detail"]
+    assert snapshot(event) == before and event.rounds == 5
+
+
+def test_pairing_before_the_previous_round_is_complete_needs_force(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    guests(event, arbiter, 6)
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    before = snapshot(event)
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    assert r.status_code == 409 and "round 1 is not complete" in r.json()["detail"]
+    assert snapshot(event) == before
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {"force": True}, format="json")
+    assert r.status_code == 201 and r.json()["rounds"][1]["forced"] is True
+    # the games still on are not paired again
+    one = {frozenset((p["white"]["key"], p["black"]["key"]))
+           for p in r.json()["rounds"][0]["pairings"]}
+    two = {frozenset((p["white"]["key"], p["black"]["key"]))
+           for p in r.json()["rounds"][1]["pairings"] if p["black"]}
+    assert not one & two
+
+
+def test_a_result_for_a_game_not_in_the_round_is_refused(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    guests(event, arbiter, 4)
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    finish_round(event, arbiter, 1)
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    round_two = Pairing.objects.filter(round__event=event, round__number=2,
+                                       black__isnull=False).first()
+    other = new_event(club, arbiter, name="Another")
+    guests(other, arbiter, 2)
+    api(arbiter).post(f"/api/v1/events/{other.pk}/rounds/", {}, format="json")
+    foreign = Pairing.objects.filter(round__event=other).first()
+    before = snapshot(event)
+    for pairing, words in ((round_two.pk, f"game {round_two.pk} is not in round 1"),
+                           (foreign.pk, f"game {foreign.pk} is not in round 1"),
+                           ("x", "game 'x' is not in round 1")):
+        r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/results/",
+                              {"pairing": pairing, "result": "1-0"}, format="json")
+        assert r.status_code == 400 and words in r.json()["detail"], r.json()
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/2/results/",
+                          {"pairing": round_two.pk, "result": "2-0"}, format="json")
+    assert r.status_code == 400 and "unknown result '2-0'" in r.json()["detail"]
+    assert snapshot(event) == before
+
+
+def test_a_bad_trf_names_its_line_and_creates_nothing(club):
+    body, registrar = club
+    bad = ("012 Imported\n"
+           "001    1      A                                 1800                             "
+           "1.0    1  0002 w 1\n"
+           "001    2      B                                 1700                             "
+           "0.0    2  0001 q 0\n")
+    r = api(registrar).post("/api/v1/events/import/", {"body": body.registrar_id, "trf": bad},
+                            format="json")
+    assert r.status_code == 400
+    assert "line 3: round 1: colour 'q' is not w, b or -" in r.json()["detail"]
+    assert not Event.objects.exists()
+
+
+def test_scoring_model_below_the_bodys_stratum_and_entry_conditions(club, make_user):
+    body, registrar = club
+    body.stratum = 2
+    body.save()
+    r = api(registrar).post("/api/v1/events/", {"body": body.registrar_id, "name": "E",
+                                                "rounds": 3, "scoring_model": "S1"},
+                            format="json")
+    assert r.status_code == 400 and "lower-stratum model S1" in r.json()["detail"]
+    event = new_event(club, registrar, scoring_model="S2", venue="online", min_rating=300)
+    low = make_user("lowly")
+    r = api(low).post(f"/api/v1/events/{event.pk}/entries/", {}, format="json")
+    assert r.status_code == 409 and "at least 300" in r.json()["detail"]
+    assert not event.entries.exists()
+
+
+# --- whole events -------------------------------------------------------------------------------
+
+def test_an_over_the_board_swiss_from_entries_to_closing(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    guests(event, arbiter, 7)
+    member = make_user("mia")
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/entries/",
+                          {"player_id": player_of(member).player_id}, format="json")
+    assert r.status_code == 201
+    for number in (1, 2):
+        assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
+                                 format="json").status_code == 201
+        finish_round(event, arbiter, number)
+    # a late entry before round 3 and a withdrawal after round 2
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/entries/",
+                          {"name": "Latecomer", "rating": 1450}, format="json")
+    assert r.json()["joined_round"] == 3
+    gone = event.entries.get(name="Guest 6")
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/entries/{gone.key}/withdraw/",
+                             format="json").json()["withdrawn_after"] == 2
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {"absent": {
+        event.entries.get(name="Guest 0").key: "H"}}, format="json")
+    assert r.status_code == 201
+    third = r.json()["rounds"][2]["pairings"]
+    keys = {p["white"]["key"] for p in third} | {p["black"]["key"] for p in third if p["black"]}
+    assert gone.key not in keys
+    assert any(p["bye"] == "H" and p["white"]["name"] == "Guest 0" for p in third)
+    finish_round(event, arbiter, 3)
+    # the TRF read back is the event
+    text = api().get(f"/api/v1/events/{event.pk}/trf/").content.decode()
+    back = trf.parse(text)
+    assert len(back.rounds) == 3 and {e.key for e in back.entrants} == set(
+        event.entries.values_list("key", flat=True))
+    assert back.scores() == {r["key"]: r["points"] for r in api().get(
+        f"/api/v1/events/{event.pk}/standings/").json()["standings"]}
+    # a correction before closing, none after
+    p = Pairing.objects.filter(round__event=event, round__number=3, black__isnull=False).first()
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/3/results/",
+                             {"pairing": p.pk, "result": "="}, format="json").status_code == 200
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/close/").status_code == 200
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/3/results/",
+                          {"pairing": p.pk, "result": "1-0"}, format="json")
+    assert r.status_code == 409 and "final" in r.json()["detail"]
+    # and the TRF can start the same tournament elsewhere
+    r = api(club[1]).post("/api/v1/events/import/", {"body": club[0].registrar_id,
+                                                     "trf": text}, format="json")
+    assert r.status_code == 201 and len(r.json()["rounds"]) == 3
+
+
+def test_a_double_round_robin_by_the_arbiter(club, make_user):
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter, system="double_round_robin", rounds=0)
+    guests(event, arbiter, 4)
+    for number in range(1, 7):
+        r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+        assert r.status_code == 201
+        finish_round(event, arbiter, number, results=("1-0",))
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    assert r.status_code == 409 and "6 rounds, all paired" in r.json()["detail"]
+    table = api().get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]
+    assert sum(row["points"] for row in table) == 12
+    assert set(table[0]["tiebreaks"]) >= {"direct_encounter", "wins", "sonneborn_berger"}

@@ -1,0 +1,85 @@
+"""In real headless Chromium: a club's registrar announces an online Swiss, four players enter
+it from the event page, the arbiter pairs and starts round 1, and a player finds their pairing
+under "My pairings" (desktop) and on the event page (a phone's viewport), and opens the game.
+
+Screenshots go to ``$TALU_SCREENSHOTS`` when it is set (to look at, never committed)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.site.test_browser import ROOT, sign_up, site  # noqa: F401  (the site fixture)
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("TALU_SCREENSHOTS")
+PLAYERS = ("pia", "paul", "pete", "pam")
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def make_registrar(keyring: Path, name: str) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
+    env.update(DATABASE_URL=f"sqlite:///{keyring.parent / 'site.sqlite3'}",
+               TALU_KEYRING=str(keyring), DJANGO_SETTINGS_MODULE="talu_site.settings")
+    subprocess.run([sys.executable, "manage.py", "event_demo", "--registrar", name], cwd=ROOT,
+                   env=env, check=True, timeout=120, capture_output=True)
+
+
+def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  # noqa: F811
+    base, keyring = site
+    arbiter = browser.new_context().new_page()
+    sign_up(arbiter, base, "arbi")
+    make_registrar(keyring, "arbi")
+    arbiter.goto(base + "/events/")
+    arbiter.fill("input[name=name]", "Tuesday club night")
+    arbiter.select_option("select[name=system]", "swiss")
+    arbiter.fill("input[name=rounds]", "3")
+    arbiter.click("form[action$='/events/new/'] button[type=submit]")
+    arbiter.wait_for_selector("[data-testid=arbiter]")
+    event_url = arbiter.url
+    assert "Tuesday club night is announced" in arbiter.inner_text("main")
+
+    pages = {}
+    for name in PLAYERS:
+        page = browser.new_context().new_page()
+        sign_up(page, base, name)
+        page.goto(event_url)
+        page.click("[data-testid=register]")
+        assert "You are entered." in page.inner_text(".messages")
+        pages[name] = page
+
+    arbiter.goto(event_url)
+    assert arbiter.locator("[data-testid=players] tbody tr").count() == 4
+    arbiter.click("[data-testid=pair]")
+    assert "Round 1 is paired." in arbiter.inner_text(".messages")
+    boards = arbiter.locator("[data-testid=round-1] tbody tr")
+    assert boards.count() == 2
+    arbiter.click("[data-testid=start]")
+    assert "Round 1 has started." in arbiter.inner_text(".messages")
+    shot(arbiter, "event-arbiter-desktop")
+
+    pia = pages["pia"]
+    pia.goto(base + "/events/mine/")
+    row = pia.locator("[data-testid=my-pairings-table] tbody tr").first
+    text = row.inner_text()
+    assert "Tuesday club night" in text and any(n in text for n in PLAYERS if n != "pia")
+    shot(pia, "my-pairings-desktop")
+    pia.set_viewport_size({"width": 390, "height": 844})
+    pia.goto(event_url)
+    mine = pia.locator("[data-testid=my-board]")
+    assert mine.count() == 1 and "pia" in mine.inner_text()
+    shot(pia, "event-player-phone")
+    pia.goto(base + "/events/mine/")
+    pia.click("[data-testid=event-game]")
+    pia.wait_for_url(f"{base}/games/**")
+    assert "pia" in pia.inner_text("main")
