@@ -44,20 +44,23 @@ TARGET_PAIR_S = 1.0
 TARGET_CLOSE_S = 10.0
 
 
-def bench_pairing(n: int, seed: int = 1) -> list[float]:
+def bench_pairing(n: int, seed: int = 1) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of each of the 20 rounds (CPU too: on a shared machine the wall
+    time is mostly the wait for a core)."""
     from registry.events.pairing.hettlandic import Entrant, History, pair_round
 
     rng = random.Random(seed)
     field = [Entrant(f"P{k:04d}", rng.randint(1500, 2600), f"body{rng.randrange(30)}")
              for k in range(n)]
     history = History()
-    times = []
+    wall, cpu = [], []
     for _ in range(20):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         rnd = pair_round(field, history)
-        times.append(time.perf_counter() - t)
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         history.add(rnd)
-    return times
+    return wall, cpu
 
 
 def bench_close(server: str, games: int, players: int, field: int, phase_days: int) -> dict:
@@ -139,11 +142,12 @@ def main() -> int:
     ap.add_argument("--pairing-only", action="store_true")
     args = ap.parse_args()
 
-    times = bench_pairing(args.field)
-    med, worst = statistics.median(times), max(times)
+    wall, cpu = bench_pairing(args.field)
+    med, worst = statistics.median(wall), max(wall)
     ok = worst < TARGET_PAIR_S
     print(f"pairing {args.field} players, 20 rounds: median {med * 1000:.0f} ms, worst "
-          f"{worst * 1000:.0f} ms per round (target < {TARGET_PAIR_S:.0f} s: "
+          f"{worst * 1000:.0f} ms per round (CPU: median {statistics.median(cpu) * 1000:.0f} "
+          f"ms, worst {max(cpu) * 1000:.0f} ms; target < {TARGET_PAIR_S:.0f} s: "
           f"{'ok' if ok else 'MISSED'})")
     if args.pairing_only:
         return 0 if ok else 1
