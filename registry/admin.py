@@ -10,8 +10,10 @@ from registry.models import (
     AuditEntry,
     BodyToken,
     GameRecord,
+    PhaseRatingChange,
     Player,
     RatingChange,
+    RatingPhase,
     RegistryGame,
     StratumRecord,
 )
@@ -70,7 +72,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class ArchivedGameAdmin(ReadOnlyAdmin):
     list_display = ("game_id", "body", "source", "status", "winner", "reason", "played_at")
     list_filter = ("status", "source", "variant")
-    raw_id_fields = ("player_i", "player_o", "live")
+    raw_id_fields = ("player_i", "player_o", "live", "phase")
     search_fields = ("game_id",)
 
 
@@ -98,3 +100,18 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
     list_display = ("created", "action", "game", "actor_user", "actor_body")
     list_filter = ("action",)
+
+
+@admin.register(RatingPhase)
+class RatingPhaseAdmin(ReadOnlyAdmin):
+    """Read-only: a phase is opened and closed by its event (``registry.phases``, R45)."""
+
+    list_display = ("name", "body", "status", "opened_at", "closed_at")
+    list_filter = ("status",)
+
+
+@admin.register(PhaseRatingChange)
+class PhaseRatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("player", "phase", "old_rating", "new_rating", "games", "victory_score",
+                    "promoted_to")
+    raw_id_fields = ("player", "phase")

@@ -124,6 +124,13 @@ def profile(request, player_id: str):
                                player_id=player_id.upper())
     history = list(player.rating_changes.order_by("played_at", "game_id")
                    .values_list("old_rating", "rating_after"))
+    phases = list(player.phase_rating_changes.select_related("phase").order_by("-played_at"))
+    if phases:  # a closed rating phase is one step of the history (R45), at its close
+        dated = list(player.rating_changes.order_by("played_at", "game_id")
+                     .values_list("played_at", "old_rating", "rating_after"))
+        history = [(old, after) for _, _, old, after in sorted(
+            [(at, 0, old, after) for at, old, after in dated]
+            + [(c.played_at, 1, c.old_rating, c.rating_after) for c in phases])]
     points = [history[0][0]] if history else [player.rating]
     points += [after for _, after in history]
     # The games' notation, tally and figures are not shown: not read (about a third of the
@@ -147,6 +154,7 @@ def profile(request, player_id: str):
         "chart": rating_chart(_thin(points)),
         "games": games,
         "strata": list(player.strata.all()),
+        "phases": phases,
     })
 
 

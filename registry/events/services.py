@@ -331,9 +331,9 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
 
 def _event_model(game, event: Event) -> None:
     """R41/R25: a rated event game is rated by the event's model for both players."""
-    from registry.models import ArchivedGame
+    from registry.models import RegistryGame
 
-    ArchivedGame.objects.filter(live=game).update(scoring_model=event.scoring_model)
+    RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model)
 
 
 def set_result(user, event: Event, pairing_id: int, result: str,

@@ -214,8 +214,9 @@ def test_bad_fields_are_refused():
         pair_round([Entrant("A", 1500), Entrant("A", 1600)])
 
 
-def test_pairing_core_imports_no_django():
-    code = ("import sys, registry.events.pairing.hettlandic\n"
+def test_hettlandic_cores_import_no_django():
+    code = ("import sys, registry.events.pairing.hettlandic, registry.events.hettlandic_table\n"
+            "import registry.events.hettlandic_phase2, registry.scoring.phase\n"
             "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -175,3 +175,22 @@ def test_closing_is_refused_while_a_phase_game_is_playing(field, body):
     with pytest.raises(PhaseStateConflict, match="still being played"):
         close_phase(phase)
     assert not PhaseRatingChange.objects.exists()
+
+
+def test_the_profile_shows_the_phase_and_its_step_in_the_chart(field, client):
+    from django.urls import reverse
+
+    (a, *_), phase, _ = field
+    before = client.get(reverse("profile", args=[a.player_id])).content.decode()
+    assert 'data-testid="rating-phases"' not in before
+    close_phase(phase, closed_at=T0 + hours(3))
+    a.refresh_from_db()
+    row = PhaseRatingChange.objects.get(phase=phase, player=a)
+    page = client.get(reverse("profile", args=[a.player_id]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    section = html.split('data-testid="rating-phases"', 1)[1].split("</section>", 1)[0]
+    assert "GTT 2026 phase 1" in section and f"1600 → {a.rating}" in section
+    assert f"{row.victory_score}" in section and "2 (" in section
+    # the chart's last point is the rating after the close
+    assert f"<title>{a.rating}</title>" in html

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
 from registry.events.models import Event, Pairing
-from registry.models import AffiliatedBody, ArchivedGame, RatingChange
+from registry.models import AffiliatedBody, RatingChange, RegistryGame
 from tests.site.wsutil import connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -138,7 +138,7 @@ async def test_an_online_swiss_of_eight_players_over_three_rounds(make_user, coo
     models = await database_sync_to_async(lambda: set(RatingChange.objects.filter(
         game__live__event_pairing__round__event=event).values_list("model", flat=True)))()
     assert models == {"S2"}
-    assert await ArchivedGame.objects.filter(
+    assert await RegistryGame.objects.filter(
         live__event_pairing__round__event=event, scoring_model="S2").acount() == 12
     r = await database_sync_to_async(api(arbiter).post)(f"/api/v1/events/{event.pk}/close/")
     assert r.status_code == 200 and r.json()["status"] == "closed"

@@ -143,14 +143,27 @@ def sides(a: Entrant, b: Entrant, history: History) -> Game:
     return Game(first.player_id, second.player_id)
 
 
-def _matching(players: Sequence[Entrant], costs: dict[tuple[int, int], int]) -> set[tuple]:
-    """A minimum-cost perfect matching over the edges in ``costs`` (index pairs), or a smaller
-    matching when the edges admit no perfect one."""
+def _matching(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    """A maximum-weight matching among maximum-cardinality ones over ``edges`` (u, v, weight):
+    perfect when the edges admit one."""
     graph = rx.PyGraph()
-    graph.add_nodes_from(range(len(players)))
-    big = max(costs.values(), default=0) + 1
-    graph.add_edges_from([(u, v, big - cost) for (u, v), cost in costs.items()])
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(edges)
     return rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+
+
+def _forbidden_pairs(players: Sequence[Entrant], history: History,
+                     limit: int) -> set[tuple[int, int]]:
+    """Index pairs (u < v) that R44 forbids this round: read from the history (a few
+    thousand pairs at most) rather than tested for each of the N^2/2 pairs."""
+    index = {e.player_id: k for k, e in enumerate(players)}
+    out: set[tuple[int, int]] = set()
+    for pair in history.last_pairs | {p for p, met in history.meetings.items() if met >= limit}:
+        a, b = tuple(pair)
+        if a in index and b in index:
+            u, v = sorted((index[a], index[b]))
+            out.add((u, v))
+    return out
 
 
 def pair_round(field: Sequence[Entrant], history: History | None = None) -> Round:
@@ -168,28 +181,33 @@ def pair_round(field: Sequence[Entrant], history: History | None = None) -> Roun
     # indices in rating order, so ties in the matching break the same way every time
     players.sort(key=lambda e: (-e.rating, e.player_id))
     n = len(players)
-    costs: dict[tuple[int, int], int] = {}
-    forbidden: dict[tuple[int, int], int] = {}
-    for u in range(n):
-        for v in range(u + 1, n):
-            cost = pair_cost(players[u], players[v])
-            pair = frozenset((players[u].player_id, players[v].player_id))
-            if history.is_forbidden(pair, limit):
-                forbidden[(u, v)] = cost + FORBIDDEN_COST
-            else:
-                costs[(u, v)] = cost
-    matched = _matching(players, costs)
+    forbidden = _forbidden_pairs(players, history, limit)
+    ratings = [e.rating for e in players]
+    bodies = [e.body for e in players]
+
+    def cost(u: int, v: int) -> int:  # pair_cost, on indices (this loop runs N^2/2 times)
+        same = bodies[u] is not None and bodies[u] == bodies[v]
+        c = abs(ratings[u] - ratings[v]) + (SAME_BODY_COST if same else 0)
+        return c + FORBIDDEN_COST if (u, v) in forbidden else c
+
+    # weight = big - cost: every perfect matching has n/2 edges, so the heaviest is the
+    # cheapest; big exceeds every cost, so no weight is negative
+    big = (max(ratings) - min(ratings) if ratings else 0) + SAME_BODY_COST + FORBIDDEN_COST + 1
+    edges = [(u, v, big - cost(u, v)) for u in range(n) for v in range(u + 1, n)
+             if (u, v) not in forbidden]
+    matched = _matching(n, edges)
     allowed = False
     if 2 * len(matched) < n:  # no matching avoids every forbidden pair
         allowed = True
-        matched = _matching(players, {**costs, **forbidden})
-    all_costs = {**costs, **forbidden}
+        edges += [(u, v, big - cost(u, v)) for u, v in forbidden]
+        matched = _matching(n, edges)
     games = []
     total = 0
     for u, v in matched:
         u, v = min(u, v), max(u, v)
-        total += all_costs[(u, v)]
-        games.append((all_costs[(u, v)], sides(players[u], players[v], history)))
+        c = cost(u, v)
+        total += c
+        games.append((c, sides(players[u], players[v], history)))
     games.sort(key=lambda cg: (cg[0], cg[1].i))
     return Round(tuple(g for _, g in games), None if bye is None else bye.player_id, total,
                  allowed)
