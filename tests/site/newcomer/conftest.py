@@ -53,7 +53,8 @@ class Site:
             "    r = execute(Submission(g.uuid, player(side), PlayStep(step), g.version))\n"
             "    assert r.ok, r.reason\n"
             f"if {resign!r}:\n"
-            f"    g.refresh_from_db(); execute(Submission(g.uuid, player({resign!r}), Resign(), g.version))\n"
+            "    g.refresh_from_db()\n"
+            f"    execute(Submission(g.uuid, player({resign!r}), Resign(), g.version))\n"
             "print(g.uuid)").splitlines()[-1]
 
 
