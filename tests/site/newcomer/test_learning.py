@@ -103,8 +103,10 @@ def test_the_demo_game_reviewed_turn_by_turn_and_step_by_step(newcomer_site, ctx
     assert piece(page, "B5") == "" and piece(page, "B4") == ""
     expect(page.locator("#stgn .mv[aria-current]")).to_have_text("004 O: B6xB5-B4 B4xA4-A3")
     expect(page.locator("#board svg .cross")).to_have_count(4)  # both captures drawn
-    page.click("#rv-prev")  # inside the turn: after the first capture and its exit
-    wait_until(lambda: piece(page, "B4") == "O" and piece(page, "A4") == "I", what="mid-turn")
+    page.click("#rv-prev")  # inside the turn: the second capture made, its exit not yet
+    wait_until(lambda: piece(page, "A4") == "O" and piece(page, "B4") == "", what="capture")
+    page.click("#rv-prev")  # the first capture and its exit
+    wait_until(lambda: piece(page, "B4") == "O" and piece(page, "A4") == "I", what="exit")
     page.click("#rv-prev-turn")  # after light's turn 004 I
     wait_until(lambda: piece(page, "B5") == "I" and piece(page, "B6") == "O", what="004 I")
     page.click("#rv-start")
