@@ -114,7 +114,7 @@
     svg.setAttribute("class", "path-layer");
     svg.setAttribute("viewBox", "0 0 " + files + " " + ranks);
     svg.setAttribute("aria-hidden", "true");
-    el.appendChild(svg);
+    el.insertBefore(svg, el.firstChild); // first: the last child stays the bottom row
     this.svg = svg;
     return true;
   };

@@ -9,66 +9,27 @@ driven by Playwright for Python; no browser is ever downloaded.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from registry.records import keys
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.site.livesite import running_site
 
 pytestmark = pytest.mark.browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The site as ``./dev serve`` starts it, on the embedded defaults: daphne with the worker
-    in its process (``talu_site.serve``); yields (base URL, keyring dir)."""
+    """The site as ``./dev serve`` starts it (``tests/site/livesite.py``); yields (base URL,
+    keyring dir)."""
     tmp = tmp_path_factory.mktemp("site")
-    keyring = tmp / "keyring"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
-    env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}", TALU_KEYRING=str(keyring),
-               DEBUG="true", DJANGO_SETTINGS_MODULE="talu_site.settings")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=env, check=True, timeout=120)
-    port = free_port()
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
-                             str(port), "talu_site.asgi:application"], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/", timeout=2).read()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("daphne did not start: " + (tmp / "daphne.log").read_text()[-3000:])
-            time.sleep(0.3)
-    yield base, keyring
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
-    keys.stop_agent(keyring)  # the server's signing started one
-    text = (tmp / "daphne.log").read_text()
-    assert "Traceback" not in text, text[-4000:]
+    with running_site(tmp) as base:
+        yield base, tmp / "keyring"
 
 
 def sign_up(page, base: str, name: str) -> None:
@@ -80,9 +41,13 @@ def sign_up(page, base: str, name: str) -> None:
     page.wait_for_url(base + "/")
 
 
-def wait_version(page, v: int) -> None:
-    page.wait_for_function(
-        f"document.getElementById('game').dataset.version >= {v}", timeout=10000)
+def wait_version(page, v: int, timeout: float = 10) -> None:
+    """Poll from Python (no ``wait_for_function``: it evaluates a string, which a
+    Content-Security-Policy without 'unsafe-eval' forbids)."""
+    deadline = time.monotonic() + timeout
+    while int(page.get_attribute("#game", "data-version") or -1) < v:
+        assert time.monotonic() < deadline, f"version {v} not reached"
+        time.sleep(0.05)
 
 
 def test_two_players_play_to_a_result_while_a_third_watches(site, browser, tmp_path):
@@ -170,10 +135,16 @@ def test_two_players_play_to_a_result_while_a_third_watches(site, browser, tmp_p
     press(light, "#pass")
     click_step(dark, "F7", "F6")
     press(dark, "#end-turn")
-    press(light, "#pass")
+    # The third pass would lose: the board says so and asks first (issue 24).
+    expect(light.locator("#passes")).to_contain_text("light 2, dark 0")
+    light.click("#pass")
+    expect(light.locator("#confirm-pass")).to_contain_text("lose the game by forfeit")
+    light.click("#confirm-pass-yes")
+    acted(light, {})
 
     for page in (light, dark, cy):
-        expect(page.locator("#result")).to_have_text("O won by forfeit (three passes)")
+        expect(page.locator("#result")).to_have_text(
+            "Dark won: light forfeited, three of its turns in a row counted as passes")
     expect(cy.locator("#stgn")).to_contain_text("004 I: . !\n!: O")
     expect(light.locator("#end-turn")).to_be_disabled()
     expect(dark.locator("#records")).to_contain_text("→")  # rated: both ratings moved

@@ -1,0 +1,96 @@
+"""The server side of a newcomer's first game (issue 24): the rules and lesson pages, a lesson's
+check with bad input, a game's review, the rematch, a player's games, the demo game, the API's
+index and the favicon. Bad input gets words and a 4xx, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from play.models import Challenge, Game
+from tests.site.gameplay import FORFEIT_BY_I, play_line
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rules_and_lessons_pages(client):
+    page = client.get(reverse("rules")).content.decode()
+    assert "How to play talu" in page and 'class="diagram"' in page and "<script>" not in page
+    assert client.get(reverse("lessons")).status_code == 200
+    lesson = client.get(reverse("lesson", args=["chain"])).content.decode()
+    assert 'id="lesson-data"' in lesson and "Capture both D5 and D6" in lesson
+    assert client.get(reverse("lesson", args=["no-such"])).status_code == 404
+
+
+@pytest.mark.parametrize("steps", ["{", "{}", "3", '"x"'])
+def test_a_lesson_check_refuses_bad_input_with_words(client, steps):
+    r = client.get(reverse("lesson_try", args=["capture"]), {"steps": steps})
+    assert r.status_code == 400 and "JSON list of steps" in r.json()["error"]
+
+
+def test_a_lesson_check_answers_with_the_rules_core(client):
+    url = reverse("lesson_try", args=["capture"])
+    bad = client.get(url, {"steps": json.dumps([{"kind": "move", "from": "D4", "to": "D6"}])})
+    assert bad.status_code == 200 and bad.json()["error"].startswith("D6 is not next to D4")
+    good = client.get(url, {"steps": json.dumps([{"kind": "capture", "from": "D4", "to": "D5"},
+                                                 {"kind": "exit", "to": "E5"}])}).json()
+    assert good["solved"] and good["error"] is None
+
+
+def test_a_finished_game_reviewed(client, game):
+    play_line(game, FORFEIT_BY_I)
+    game.refresh_from_db()
+    data = client.get(reverse("game_review", args=[game.uuid])).json()
+    assert data["frames"][0]["caption"] == "Opening position"
+    assert data["turns"][-1]["label"] == "004 I" and data["version"] == game.version
+    assert data["result"] == ("Dark won: light forfeited, three of its turns in a row counted "
+                              "as passes")
+    missing = "00000000-0000-0000-0000-000000000000"
+    assert client.get(reverse("game_review", args=[missing])).status_code == 404
+
+
+def test_rematch_offers_the_same_game_with_colours_swapped(client, game, players):
+    alice, bob, carol = players
+    client.force_login(alice)
+    live = client.post(reverse("rematch", args=[game.uuid]))
+    assert live.status_code == 302 and not Challenge.objects.exists()  # not while it is live
+    play_line(game, FORFEIT_BY_I)
+    client.force_login(carol)
+    client.post(reverse("rematch", args=[game.uuid]))
+    assert not Challenge.objects.exists()  # a spectator offers nothing
+    client.force_login(alice)
+    client.post(reverse("rematch", args=[game.uuid]))
+    c = Challenge.objects.get()
+    assert (c.creator, c.opponent, c.side, c.variant, c.rated) == (alice, bob, "O", "standard",
+                                                                    True)
+
+
+def test_my_games_need_a_login_and_search(client, game, players):
+    alice, _bob, carol = players
+    assert client.get(reverse("my_games")).status_code == 302
+    client.force_login(alice)
+    page = client.get(reverse("my_games")).content.decode()
+    assert "vs bob" in page and "being played" in page
+    assert "No game matches" in client.get(reverse("my_games"), {"q": "carol"}).content.decode()
+    client.force_login(carol)
+    assert "No games yet" in client.get(reverse("my_games")).content.decode()
+
+
+def test_the_demo_game_is_real_play(client):
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115 - idempotent
+    game = Game.objects.get()
+    assert (game.status, game.winner, game.reason) == ("finished", "O", "invasion")
+    assert game.stgn.count("x") >= 8 and "E5xD5 D5xC5-C6" in game.stgn  # captures, a chain
+    home = client.get(reverse("lobby")).content.decode()
+    assert reverse("game", args=[game.uuid]) in home and "Dark won by invasion" in home
+
+
+def test_api_index_and_favicon(client):
+    index = client.get("/api/v1/").json()
+    assert index["games"].endswith("/api/v1/games/") and len(index["leaderboards"]) == 3
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 301 and icon["Location"].endswith("favicon.svg")
