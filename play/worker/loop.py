@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
 from play import conf, gameview
+from play.computer.mover import Mover
 from play.live.delivery import WORKER_GROUP, announce_archived, layer_call
 from play.models import Game
 from play.worker import outbox
@@ -70,6 +71,7 @@ class Worker:
         self.name = name or worker_id()
         self.wake = asyncio.Event()
         self.rounds = 0
+        self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -103,6 +105,10 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        try:
+            await self.computer.round()
+        except Exception:  # the database away: the claims wait for the next round
+            log.warning("worker: the computer's round failed", exc_info=True)
         alive = conf.worker_alive_file()
         if alive:  # the container's health check reads its age (deploy/healthcheck.py)
             try:

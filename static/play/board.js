@@ -209,6 +209,11 @@
     if (!g) return "";
     var p = g.players[side];
     var turn = st.state && st.state.side_to_move === side ? " ◀" : "";
+    if (p.computer) {  // the computer opponent: marked wherever it is shown (issue 25)
+      return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
+        '<span class="badge computer" data-testid="computer-' + side + '">computer · level ' + p.computer.level + "</span> " +
+        side + turn;
+    }
     return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
       side + " · " + p.stratum + " " + p.rating + turn;
   }
