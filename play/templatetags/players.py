@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from play.computer.account import is_computer
+from play.computer.account import COMPUTER_NAME, is_computer
 
 register = template.Library()
 
@@ -12,4 +12,6 @@ register = template.Library()
 @register.filter
 def player(user) -> str:
     name = user.get_username()
-    return f"{name} (computer)" if is_computer(user) else name
+    if not is_computer(user):
+        return name
+    return "computer opponent" if name == COMPUTER_NAME else f"{name} (computer opponent)"
