@@ -41,3 +41,16 @@ class ChallengeForm(forms.Form):
         except clock.TimeControlError as err:
             self.add_error("custom_time" if choice == CUSTOM else "time", str(err))
         return data
+
+LEVEL_CHOICES = [(n, f"{n}{' (beginner)' if n == 1 else ' (strongest)' if n == 8 else ''}")
+                 for n in range(1, 9)]
+
+
+class ComputerForm(forms.Form):
+    """Play the computer: variant, level, side (freeplay always, R47). A time control joins
+    these with the clocks (issue 20)."""
+
+    variant = forms.ChoiceField(choices=variant_choices(), initial="standard")
+    level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int, initial=3,
+                                   label="Computer level")
+    side = forms.ChoiceField(choices=Challenge.SIDES, initial="random", label="Play as")

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 from play import games, ports
+from play.computer.account import mark_computer
 from play.games.protocol import ARBITERS, EVERYONE, viewer_state
 from play.models import Game
 from play.store import engines
@@ -23,7 +24,8 @@ _players_lock = threading.Lock()
 
 
 def players_block(game: Game) -> dict[str, dict[str, Any]]:
-    """Both players as clients show them (``ports.directory().players``).
+    """Both players as clients show them (``ports.directory().players``), the computer
+    marked (``"computer": {"level": N}``, ``play.computer.account.mark_computer``).
 
     Cached per live game: nothing in it changes while the game is live but the players'
     current ratings, which only the end of some game can move; a finished game reads afresh.
@@ -34,6 +36,7 @@ def players_block(game: Game) -> dict[str, dict[str, Any]]:
         if hit is not None:
             return {side: dict(p) for side, p in hit.items()}
     players = ports.directory().players(game)
+    mark_computer(game, players)
     if game.is_live:
         with _players_lock:
             _players[game.pk] = players

@@ -8,6 +8,7 @@ urlpatterns = [
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("computer/new/", views.computer_new, name="computer_new"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     # issue 24: a newcomer's first game
     path("games/<uuid:game_id>/review.json", views_games.game_review, name="game_review"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -13,8 +14,10 @@ from django.views.decorators.http import require_POST
 
 from play import gameview
 from play.commands import arbiter as arbiter_commands
-from play.forms import ChallengeForm
+from play.computer.start import ComputerGameError, play_the_computer
+from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
+from play.live.delivery import wake_worker
 from play.lobby import challenges
 from play.models import Challenge, Game
 
@@ -23,6 +26,7 @@ def lobby(request):
     user = request.user
     ctx = {
         "form": ChallengeForm(),
+        "computer_form": ComputerForm(auto_id="id_computer_%s"),
         "challenges": challenges.open_challenges_for(user)[:50],
         "live": gameview.live_games(),
         "finished": Game.objects.filter(status=Game.FINISHED)
@@ -84,6 +88,24 @@ def challenge_new(request):
     else:
         messages.success(request, "Challenge opened. The game starts when it is accepted.")
     return redirect("lobby")
+
+
+@login_required
+@require_POST
+def computer_new(request):
+    """Play the computer: the game starts at once; if the computer has the first turn, the
+    worker is woken to play it."""
+    form = ComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a variant, a level from 1 to 8 and a side.")
+        return redirect("lobby")
+    try:
+        game = play_the_computer(request.user, **form.cleaned_data)
+    except ComputerGameError as err:
+        messages.error(request, str(err))
+        return redirect("lobby")
+    async_to_sync(wake_worker)()
+    return redirect("game", game.uuid)
 
 
 @login_required

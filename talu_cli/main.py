@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = (
     "talu_cli.tally",
     "talu_cli.score",
     "talu_cli.records",
+    "talu_cli.suggest",
 )
 
 

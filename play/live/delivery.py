@@ -76,7 +76,8 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
     ``sender`` socket first (``ack`` inside, for a client that asked), then everyone else on
     every process (the pub/sub layer leaves the sender out, ``EXCEPT``; a layer that does not
     brings its copy back and the socket drops it as already sent). Then, if the command ended
-    the game, the worker is woken to archive it."""
+    the game, the worker is woken to archive it, and if it passed the turn to the computer
+    opponent, to play its turn."""
     update = outcome.update()
     if update is None:
         return
@@ -85,7 +86,8 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
     if sender is not None:
         await sender.delivery.deliver(event, ack=ack)
     await layer_call(layer.group_send, group_name(game_id), event)
-    if outcome.finished or _soon(getattr(outcome, "deadline", None)):
+    if (outcome.finished or _soon(getattr(outcome, "deadline", None))
+            or computer_to_move(update)):
         await wake_worker()
 
 
@@ -93,6 +95,16 @@ def _soon(deadline: int | None) -> bool:
     """Whether a clock's new deadline (ms since the epoch) may come before a worker's next
     poll: the workers are woken to sleep until it instead (R37: flags at the deadline)."""
     return deadline is not None and deadline - time.time() * 1000 < 2000 * conf.worker_poll()
+
+
+def computer_to_move(update: dict[str, Any]) -> bool:
+    """A turn has just ended and the computer opponent is to move (its side is marked in the
+    players block): the worker should play its turn now rather than at its next poll."""
+    state = update.get("state") or {}
+    side = state.get("side_to_move")
+    players = (update.get("game") or {}).get("players") or {}
+    return bool(side and state.get("steps_used") == 0 and (players.get(side) or {}).get(
+        "computer"))
 
 
 async def wake_worker() -> None:

@@ -27,6 +27,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from play import conf, gameview
+from play.computer.mover import Mover
 from play.live.delivery import WORKER_GROUP, announce, announce_archived, layer_call
 from play.models import Game
 from play.worker import clocks, notices, outbox
@@ -96,6 +97,7 @@ class Worker:
         self.rounds = 0
         self.next_deadline: datetime | None = None  # the earliest clock to flag
         self.noticed_at = 0.0  # loop time of the last round of notices
+        self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -149,6 +151,10 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        try:
+            await self.computer.round()
+        except Exception:  # the database away: the claims wait for the next round
+            log.warning("worker: the computer's round failed", exc_info=True)
         alive = conf.worker_alive_file()
         if alive:  # the container's health check reads its age (deploy/healthcheck.py)
             try:

@@ -235,6 +235,11 @@
     var turn = st.state && !st.state.outcome && st.state.side_to_move === side ? ' <span class="to-move">to move</span>' : "";
     var clock = st.state && st.state.clock ?
       ' <span class="clock" data-clock="' + side + '" data-testid="clock-' + side + '" role="timer"></span>' : "";
+    if (p.computer) {  // the computer opponent: marked wherever it is shown (issue 25)
+      return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
+        '<span class="badge computer" data-testid="computer-' + side + '">computer · level ' + p.computer.level + "</span> " +
+        cap(T.sideName(side)) + turn + clock;
+    }
     return '<span class="dot piece-' + side + '"></span> <a href="' + p.profile + '">' + esc(p.name) + "</a> " +
       T.sideName(side) + " · " + p.stratum + " " + p.rating + turn + clock;
   }

@@ -64,3 +64,15 @@ def test_a_finished_game_has_no_turn_to_suggest() -> None:
         game.play(step)
     with pytest.raises(ValueError, match="over"):
         choose_turn(game, 2)
+
+
+def test_the_high_levels_resign_a_lost_position_the_low_ones_play_on() -> None:
+    # Light has one piece left against eight: hopeless (R11 (1) will come).
+    game = TaluGame.from_position(
+        {"I": ["D4"], "O": ["A7", "B7", "C7", "D7", "E7", "F7", "G7", "H7"]}, "I")
+    for number in LEVELS:
+        choice = choose_turn(game, number, seed=0, nodes=6_000, seconds=0)
+        assert choice.resign is LEVELS[number].resigns, number
+        assert choice.steps  # a turn is still given (talu suggest shows it)
+    even = choose_turn(TaluGame("standard"), 8, seed=0, nodes=6_000, seconds=0)
+    assert not even.resign

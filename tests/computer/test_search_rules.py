@@ -11,6 +11,8 @@ import pytest
 from play.games.talu import Side, TaluGame, Termination
 from play.games.talu.invasion import can_remove_all_invaders
 from play.games.talu.search import choose_turn
+from play.games.talu.search.levels import WIN_NODES
+from play.games.talu.search.turns import Budget, find_win
 
 from .test_search_legal import _random_turn
 
@@ -81,3 +83,27 @@ def test_honor_turns_from_random_play_are_answered_at_every_level(variant: str) 
         side = game.side_to_move
         steps = _play_choice(game, level, seed=n, nodes=300)
         assert game.outcome is None or game.outcome.winner is side, (level, steps, game.board())
+
+
+def _positions_with_a_win(variant: str, count: int) -> list[TaluGame]:
+    """Positions from random play where the side to move can win at once: every level's own
+    win search is at least this wide (WIN_NODES), so it must take the win."""
+    found: list[TaluGame] = []
+    rng = random.Random(f"win-{variant}")
+    while len(found) < count:
+        game = TaluGame(variant)
+        while game.outcome is None:
+            if find_win(game.turn.copy(), Budget(WIN_NODES), WIN_NODES) is not None:
+                found.append(game)
+                break
+            _random_turn(game, rng)
+    return found
+
+
+@pytest.mark.parametrize("variant", ["standard", "dynamic", "grand-master"])
+def test_every_level_takes_a_win_at_hand(variant: str) -> None:
+    for n, game in enumerate(_positions_with_a_win(variant, 8)):
+        level = 1 + n % 8
+        side = game.side_to_move
+        steps = _play_choice(game, level, seed=n)
+        assert game.outcome is not None and game.outcome.winner is side, (level, steps)

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from ..steps import END, PASS
 from ..turn import IStep, TurnState
 from .evaluate import WIN, evaluate
-from .levels import Level
+from .levels import WIN_NODES, Level
 from .turns import Budget, BudgetExhausted, Candidate, find_win, generate
 
 PASS_RISK = 60  # a turn that counts as a pass but ends nothing (R12)
-WIN_SEARCH_SHARE = 4  # the immediate-win search may spend a quarter of the budget
+WIN_SEARCH_SHARE = 2  # the immediate-win search may spend half the budget (or WIN_NODES)
 
 
 @dataclass
@@ -117,7 +117,7 @@ class Search:
         if not root.honor & root.op:
             # Under the honor rule (R10) the removal of the invaders comes first: the budget
             # goes to ``generate``, whose honor search runs before anything else.
-            win = find_win(root.copy(), self.budget, max(200, lv.nodes // WIN_SEARCH_SHARE))
+            win = find_win(root.copy(), self.budget, max(WIN_NODES, lv.nodes // WIN_SEARCH_SHARE))
             if win is not None:
                 return Result(_turn_steps(win, start), WIN, self.budget.nodes, 1, 1)
         cands = generate(root.copy(), lv.root_width, self.budget, soft=True)

@@ -9,15 +9,17 @@ standard variant; the larger boards spend the same nodes and see less of the tre
 
 | level | depth (own turns + replies) | beam root/inner | nodes | noise | seconds |
 |---|---|---|---|---|---|
-| 1 | 1 | 4 / -   | 1 500   | 90 | 1 |
-| 2 | 1 | 8 / -   | 4 000   | 45 | 1 |
-| 3 | 1 | 16 / -  | 8 000   | 20 | 2 |
+| 1 | 1 | 4 / -   | 3 000   | 90 | 1 |
+| 2 | 1 | 8 / -   | 5 000   | 45 | 1 |
+| 3 | 1 | 16 / -  | 10 000  | 20 | 2 |
 | 4 | 2 | 10 / 4  | 20 000  | 6  | 3 |
 | 5 | 2 | 12 / 6  | 40 000  | 2  | 4 |
 | 6 | 2 | 16 / 8  | 80 000  | 0  | 6 |
 | 7 | 3 | 16 / 6  | 150 000 | 0  | 8 |
 | 8 | 3 | 24 / 8  | 300 000 | 0  | 10 |
 
+Every level first spends up to ``WIN_NODES`` (or half its budget, if more) looking for a turn
+that wins at once (``turns.find_win``): a beginner misjudges, but never misses a win at hand.
 An honor turn gets at least ``HONOR_NODES`` nodes at every level (below).
 
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
@@ -46,9 +48,9 @@ class Level:
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 1, 4, 4, 1_500, 90, 1.0),
-        Level(2, 1, 8, 4, 4_000, 45, 1.0),
-        Level(3, 1, 16, 4, 8_000, 20, 2.0),
+        Level(1, 1, 4, 4, 3_000, 90, 1.0),
+        Level(2, 1, 8, 4, 5_000, 45, 1.0),
+        Level(3, 1, 16, 4, 10_000, 20, 2.0),
         Level(4, 2, 10, 4, 20_000, 6, 3.0),
         Level(5, 2, 12, 6, 40_000, 2, 4.0),
         Level(6, 2, 16, 8, 80_000, 0, 6.0, resigns=True),
@@ -64,6 +66,7 @@ DEFAULT_LEVEL = 4
 # misjudge, but losing because the budget ran out before the exhaustive honor search found the
 # answer is never right. The search usually finds it in a few hundred.
 HONOR_NODES = 5_000
+WIN_NODES = 2_000
 
 
 def get_level(number: int) -> Level:

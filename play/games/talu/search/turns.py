@@ -22,11 +22,14 @@ from __future__ import annotations
 import time
 
 from ..invasion import _steps_needed
-from ..steps import CAPTURE, END, PASS, STAY
-from ..turn import IStep, TurnState
+from ..steps import CAPTURE, END, MOVE, PASS, STAY
+from ..turn import IStep, TurnState, iter_bits
 from .evaluate import WIN, evaluate, judge, progress_masks
 
 HONOR_PENALTY = 5_000  # per invader still standing: a turn ending so loses (R10, R11 (2))
+# An exact R10 check (can the opponent remove every invader?) visits up to ``ANSWER_LIMIT``
+# states of its own, each dearer than a step: it is counted as this many nodes.
+JUDGE_NODES = 25
 
 Candidate = tuple[int, TurnState]  # (score for the mover, final state of the turn)
 
@@ -52,6 +55,13 @@ class Budget:
         if self.deadline is not None and not self.nodes & 511:
             return time.monotonic() > self.deadline
         return False
+
+    def afford(self, n: int) -> bool:
+        """Count ``n`` nodes if the budget has them; False (counting none) otherwise."""
+        if self.nodes + n > self.limit:
+            return False
+        self.nodes += n
+        return True
 
     def spend(self, n: int = 1) -> None:
         """Count ``n`` nodes, or raise BudgetExhausted (counting none) when they would go
@@ -127,15 +137,20 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
     except BudgetExhausted:
         if not soft:
             raise
-    return _judged(st0, finals)
+    return _judged(st0, finals, budget)
 
 
-def _judged(st0: TurnState, finals: dict[tuple[int, int], Candidate]) -> list[Candidate]:
+def _judged(st0: TurnState, finals: dict[tuple[int, int], Candidate],
+            budget: Budget) -> list[Candidate]:
+    """The turns found, judged by R11 where that can differ from the evaluation; an invasion
+    is judged while the budget affords it (else it keeps its evaluation: never a false win)."""
     v, g, side = st0.v, st0.g, st0.side
     goal = g.goal_row(side)
     out: list[Candidate] = []
     for (me, op), (sc, st) in finals.items():
-        if not op or op & st0.honor or me & goal:
+        if not op or op & st0.honor:
+            sc = judge(v, me, op, side) or sc
+        elif me & goal and budget.afford(JUDGE_NODES):
             verdict = judge(v, me, op, side)
             if verdict is not None:
                 sc = verdict
@@ -192,20 +207,21 @@ def find_win(st0: TurnState, budget: Budget, cap: int) -> TurnState | None:
     """A turn from ``st0`` that wins at once (elimination, or an invasion the opponent cannot
     answer: R10, R11), or None when none exists within ``cap`` nodes.
 
-    Pruned by two bounds that never cut a win: elimination needs ``attack_cost - 1`` steps per
-    remaining piece and a closing step; an invasion needs a piece no farther from the goal row
-    than the steps left.
+    First, for each piece within the turn's steps of the goal row (nearest first), the turns in
+    which only that piece steps (moving, capturing its way through): most invasions are such a
+    walk, found in a few dozen nodes. Then every turn, pruned by two bounds that never cut a
+    win: elimination needs ``attack_cost - 1`` steps per remaining piece and a closing step; an
+    invasion needs a piece no farther from the goal row than the steps left.
     """
     v, g, side = st0.v, st0.g, st0.side
     goal = g.goal_row(side)
     near = sorted(progress_masks(g, side), key=lambda m: m[1])
-    togo_of = {}
+    togo_of: dict[int, int] = {}
     for mask, togo in near:
         for i in range(len(g.names)):
             if mask >> i & 1:
                 togo_of[i] = togo
     per_capture = max(1, v.attack_cost - 1)
-    visited: set[tuple[int, ...]] = set()
     stop = budget.nodes + cap
 
     def nearest(me: int) -> int:
@@ -218,20 +234,29 @@ def find_win(st0: TurnState, budget: Budget, cap: int) -> TurnState | None:
         kind, _a, b = s
         return (0 if kind == CAPTURE else 1, togo_of.get(b, 0))
 
-    def search(st: TurnState) -> TurnState | None:
-        if st.chain < 0 and st.used:
-            if not st.op:
-                return st
-            # The exact R10 check is the costly part: made when a piece has just reached the
-            # goal row, or when the turn's steps are all spent with an invader standing.
-            if st.me & goal and (st.used >= v.steps or goal >> st.steps[-1][2] & 1):
-                budget.spend()
-                if judge(v, st.me, st.op, side) == WIN:
-                    return st
+    def won(st: TurnState) -> bool:
+        if st.chain >= 0 or not st.used:
+            return False
+        if not st.op:
+            return True
+        # The exact R10 check is the costly part: made when a piece has just reached the
+        # goal row, or when the turn's steps are all spent with an invader standing.
+        if st.me & goal and (st.used >= v.steps or goal >> st.steps[-1][2] & 1):
+            budget.spend(JUDGE_NODES)
+            return judge(v, st.me, st.op, side) == WIN
+        return False
+
+    def search(st: TurnState, visited: set, piece: int) -> TurnState | None:
+        """Depth first; ``piece`` >= 0: only the piece on that square steps."""
+        if won(st):
+            return st
         left = v.steps - st.used
         if left <= 0 and st.chain < 0:
             return None
-        if st.op.bit_count() * per_capture + 1 > left and nearest(st.me) > left:
+        if piece >= 0:
+            if st.chain < 0 and togo_of.get(piece, 0) > left:
+                return None
+        elif st.op.bit_count() * per_capture + 1 > left and nearest(st.me) > left:
             return None
         k = _key(st)
         if k in visited or budget.nodes >= stop:
@@ -242,15 +267,26 @@ def find_win(st0: TurnState, budget: Budget, cap: int) -> TurnState | None:
         for kind, a, b in steps:
             if kind in (END, PASS):
                 continue
+            if piece >= 0 and kind in (MOVE, CAPTURE) and a != piece:
+                continue
             budget.spend()
             c = st.copy()
             c.apply(kind, a, b)
-            hit = search(c)
+            follow = -1 if piece < 0 else (c.chain if c.chain >= 0 else b if kind != STAY
+                                           else piece)
+            hit = search(c, visited, follow)
             if hit is not None:
                 return hit
         return None
 
     try:
-        return search(st0)
+        walkers = sorted((togo_of[p], p) for p in iter_bits(st0.me)
+                         if 0 < togo_of[p] <= v.steps - st0.used)
+        if st0.chain < 0:
+            for _, p in walkers:
+                hit = search(st0, set(), p)
+                if hit is not None:
+                    return hit
+        return search(st0, set(), -1)
     except BudgetExhausted:
         return None

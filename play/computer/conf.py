@@ -1,0 +1,22 @@
+"""The computer opponent's settings (environment or Django settings, like ``play.conf``)."""
+
+from __future__ import annotations
+
+from play.conf import _number
+
+
+def processes() -> int:
+    """Processes of a worker's pool that think for the computer (0: a thread of the worker's
+    own process, for tests and tiny installations). Bounded so that computer games never take
+    the cores the server's steps need (a wave of them queues, it does not spread)."""
+    return int(_number("TALU_COMPUTER_PROCESSES", 2, 0))
+
+
+def step_delay() -> float:
+    """Seconds between two of the computer's steps, so the board animates its turn."""
+    return _number("TALU_COMPUTER_STEP_DELAY", 0.35, 0.0)
+
+
+def queue() -> int:
+    """Computer turns one worker holds claimed at once (thinking or queued for the pool)."""
+    return int(_number("TALU_COMPUTER_QUEUE", 8, 1))

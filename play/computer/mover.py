@@ -1,0 +1,178 @@
+"""The worker's job for the computer: play its turns through the one command path (R40).
+
+Each worker round claims the live games where the computer is to move (``claim``: a
+conditional update with a lease, as the outbox does, so of several workers exactly one plays a
+turn, and a killed worker's claim runs out), then for each, as a task of its own on the
+worker's loop (``play_turn``):
+
+1. reads the game's stored events (on a thread) and thinks in the pool (``pool``), never on the
+   loop, so other games' steps and the worker's other jobs go on meanwhile;
+2. sends the turn's steps one by one as an actor of kind ``computer``, each a ``Submission``
+   naming the version it was decided on, through ``execute_async`` and ``delivery.announce``
+   like a socket's steps, waiting ``conf.step_delay()`` between them so that the board animates
+   the turn; a step refused (the person resigned meanwhile, the game ended) stops the turn;
+3. or resigns, at the levels that resign a lost position (``Choice.resign``);
+4. releases the claim.
+
+Whose turn it is comes from the game row without replaying: every finished turn is one line of
+the row's notation (R15), refreshed by the append at each turn's end, so the side to move is I
+after an even number of lines. A turn the computer left half played (a worker killed
+mid-turn) is finished by the next claim: the search continues from the turn in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.db.models import F, Q
+from django.utils import timezone
+
+from play.commands.path import Submission, execute_async
+from play.computer import conf, pool
+from play.games.protocol import PlayStep, Resign, computer
+from play.games.talu.search import get_level
+from play.live import delivery
+from play.models import ComputerGame, Game, GameEvent
+
+log = logging.getLogger(__name__)
+
+LEASE_MARGIN = 30.0  # seconds of a claim beyond the level's thinking time and the animation
+
+
+def side_to_move(game: Game) -> str | None:
+    """The side to move of a live game, from its notation's turn lines (R15)."""
+    if not game.is_live:
+        return None
+    turns = sum(1 for line in game.stgn.splitlines() if line.strip() and line[0].isdigit())
+    return "I" if turns % 2 == 0 else "O"
+
+
+def _lease(level: int) -> float:
+    lv = get_level(level)
+    return lv.seconds + 12 * conf.step_delay() + LEASE_MARGIN
+
+
+def claim(worker: str, limit: int) -> list[int]:
+    """Claim up to ``limit`` games where the computer is to move; their ``ComputerGame`` ids."""
+    now = timezone.now()
+    free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
+    rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE)
+            .select_related("game").order_by("pk")[: limit * 4])
+    claimed: list[int] = []
+    for row in rows:
+        if len(claimed) >= limit:
+            break
+        if side_to_move(row.game) != row.side:
+            continue
+        until = now + timedelta(seconds=_lease(row.level))
+        got = ComputerGame.objects.filter(free, pk=row.pk).update(
+            claimed_by=worker[:64], claimed_until=until)
+        if got:
+            claimed.append(row.pk)
+    return claimed
+
+
+def _load(pk: int, worker: str) -> dict[str, Any] | None:
+    """What the thinking needs, if the claim is still ours and the computer still to move."""
+    row = ComputerGame.objects.select_related("game").filter(pk=pk, claimed_by=worker[:64]).first()
+    if row is None or side_to_move(row.game) != row.side:
+        return None
+    game = row.game
+    events = list(GameEvent.objects.filter(game=game, version__lte=game.version)
+                  .order_by("version").values_list("kind", "data"))
+    return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
+            "events": [(k, d) for k, d in events], "level": row.level, "side": row.side}
+
+
+def _release(pk: int, worker: str, nodes: int, played: bool) -> None:
+    ComputerGame.objects.filter(pk=pk, claimed_by=worker[:64]).update(
+        claimed_by="", claimed_until=None, nodes=F("nodes") + nodes,
+        turns=F("turns") + (1 if played else 0))
+
+
+def _in_thread(fn):
+    def run(*args):
+        close_old_connections()
+        try:
+            return fn(*args)
+        finally:
+            close_old_connections()
+    return sync_to_async(run, thread_sensitive=False)
+
+
+async def play_turn(pk: int, worker: str) -> bool:
+    """Think and play the computer's turn in the claimed game ``pk``; True when played."""
+    nodes = 0
+    played = False
+    try:
+        job = await _in_thread(_load)(pk, worker)
+        if job is None:
+            return False
+        level = get_level(job["level"])
+        result = await pool.think_async(job["variant"], job["events"], level.number,
+                                        level.seconds)
+        nodes = result["nodes"]
+        actor = computer(job["side"])
+        version = job["version"]
+        if result["resign"]:
+            outcome = await execute_async(Submission(job["uuid"], actor, Resign()))
+            await delivery.announce(job["uuid"], outcome)
+            played = outcome.ok
+            return played
+        delay = conf.step_delay()
+        for n, step in enumerate(result["steps"]):
+            if n and delay:
+                await asyncio.sleep(delay)
+            outcome = await execute_async(
+                Submission(job["uuid"], actor, PlayStep(step), version=version))
+            if not outcome.ok:  # the game moved on without us (ended, resigned): stop here
+                log.info("computer step %s refused in game %s: %s", step, job["uuid"],
+                         outcome.reason)
+                return played
+            await delivery.announce(job["uuid"], outcome)
+            version = outcome.version
+            played = True
+        return played
+    finally:
+        try:
+            await _in_thread(_release)(pk, worker, nodes, played)
+        except Exception:  # the claim runs out by itself
+            log.warning("computer: releasing game %s failed", pk, exc_info=True)
+
+
+class Mover:
+    """The computer's share of one worker: its claimed turns, bounded by ``conf.queue()``."""
+
+    def __init__(self, worker: str) -> None:
+        self.worker = worker
+        self.tasks: set[asyncio.Task] = set()
+
+    async def round(self) -> int:
+        """Claim what this worker has room for and start playing it; how many started."""
+        room = conf.queue() - len(self.tasks)
+        if room <= 0:
+            return 0
+        pks = await _in_thread(claim)(self.worker, room)
+        for pk in pks:
+            task = asyncio.ensure_future(self._run(pk))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return len(pks)
+
+    async def _run(self, pk: int) -> None:
+        try:
+            await play_turn(pk, self.worker)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one game's trouble never stops the worker; the claim runs out
+            log.warning("computer: playing game %s failed", pk, exc_info=True)
+
+    async def drain(self) -> None:
+        """Wait for the turns being played (tests)."""
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)

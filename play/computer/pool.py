@@ -1,0 +1,54 @@
+"""The bounded pool of processes the computer thinks in, one per worker process.
+
+A search is CPU-bound Python: on the worker's event loop it would stop every other job, on a
+thread it would hold the GIL from the server's steps. So it runs in a ``ProcessPoolExecutor``
+of ``conf.processes()`` processes, started with ``forkserver`` (a clean child, not a fork of a
+process holding database connections and threads) and running ``think`` alone, which imports
+no Django. A wave of computer games waits its turn in the pool's queue; human games' steps
+never wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+from play.computer import conf
+from play.computer.think import think
+
+_pool: Executor | None = None
+_lock = threading.Lock()
+
+
+def executor() -> Executor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            n = conf.processes()
+            if n == 0:
+                _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+            else:
+                _pool = ProcessPoolExecutor(
+                    max_workers=n, mp_context=multiprocessing.get_context("forkserver"))
+        return _pool
+
+
+async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
+                      seconds: float | None = None) -> dict[str, Any]:
+    """``think`` in the pool, awaited without blocking the loop."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor(), partial(think, variant, events, level,
+                                                          seconds))
+
+
+def shutdown() -> None:
+    """Stop the pool (tests, a worker's exit)."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,48 @@
+"""Play the computer: a freeplay game against the computer's account, started at once.
+
+Games against the computer are never rated (R47). The game is an ordinary game (records,
+archive, the command path); a ``ComputerGame`` row says which side the computer plays at which
+level. If the computer plays I, the worker is woken so that it opens the game at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+
+from play.computer.account import computer_user
+from play.games.registry import VARIANT_NAMES
+from play.games.talu.search import LEVELS
+from play.lifecycle import start_game
+from play.models import ComputerGame, Game
+
+
+class ComputerGameError(ValueError):
+    """A request for a game against the computer refused, in words a user can read."""
+
+
+def play_the_computer(user, variant: str = "standard", level: int = 3, side: str = "random",
+                      time_control: str | None = None, rng: random.Random | None = None) -> Game:
+    """Start a game of ``user`` against the computer at ``level``; ``side`` is the user's
+    (``I``, ``O`` or ``random``). ``time_control``: a hook for the clocks (issue 20), which
+    will pass it on to ``start_game`` and give the computer's search its share of the clock;
+    refused until then rather than silently ignored."""
+    if variant not in VARIANT_NAMES:
+        raise ComputerGameError(f"unknown variant {variant!r}")
+    if not isinstance(level, int) or level not in LEVELS:
+        raise ComputerGameError("the computer's level is a number from 1 to 8")
+    if side not in ("random", "I", "O"):
+        raise ComputerGameError("side must be random, I or O")
+    if time_control:
+        raise ComputerGameError("games against the computer have no clock yet")
+    if side == "random":
+        side = (rng or random.SystemRandom()).choice(["I", "O"])
+    computer = computer_user()
+    if computer.pk == user.pk:
+        raise ComputerGameError("the computer does not play itself here")
+    light, dark = (user, computer) if side == "I" else (computer, user)
+    with transaction.atomic():
+        game = start_game(light, dark, variant=variant, rated=False)
+        ComputerGame.objects.create(game=game, side="O" if side == "I" else "I", level=level)
+    return game

@@ -1,0 +1,36 @@
+"""The computer's thinking as the worker's pool runs it: pure, picklable in and out.
+
+A child process of the pool gets the game's variant and stored events (kind and data, as in
+the log) and returns the steps of the computer's turn, so nothing but plain data crosses the
+process boundary and the child never imports Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play.games.talu import TaluGame
+from play.games.talu.protocol import apply_event
+from play.games.talu.search import choose_turn
+
+
+def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
+    """The rules engine after the game's stored events (R40: the log is the truth)."""
+    game = TaluGame(variant)
+    for kind, data in events:
+        apply_event(game, kind, data)
+    return game
+
+
+def think(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
+          seconds: float | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The computer's turn for the side to move after ``events``: the step dicts to send in
+    order, whether to resign instead, and what the search spent."""
+    game = replay(variant, events)
+    if game.outcome is not None:
+        return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
+    side = game.side_to_move.value
+    choice = choose_turn(game, level, seed=seed, seconds=seconds)
+    return {"steps": [s.to_dict() for s in choice.steps], "resign": choice.resign,
+            "nodes": choice.nodes, "side": side, "score": choice.score,
+            "seconds": choice.seconds}

@@ -1,0 +1,72 @@
+"""A person plays the computer to the end of a short game in real headless Chromium: "Play the
+computer" in the lobby starts the game at once, the computer (marked as such) answers every
+turn step by step so the board shows each of its steps, and the game ends with a result and
+its records like any game. The site runs as ``./dev serve`` runs it (``test_browser.site``):
+daphne with the worker in its process and the computer's pool of processes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.site.test_browser import sign_up, site  # noqa: F401 - the module's site fixture
+
+pytestmark = pytest.mark.browser
+
+WATCH_VERSIONS = """() => {
+  const seen = window.taluSeen = [];
+  const root = document.getElementById('game');
+  new MutationObserver(() => seen.push(Number(root.dataset.version)))
+    .observe(root, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def test_a_person_plays_the_computer_to_the_end(site, browser):  # noqa: F811
+    from playwright.sync_api import expect
+
+    base, _ = site
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sign_up(page, base, "dora")
+    page.select_option("#id_computer_variant", "standard")
+    page.select_option("#id_computer_level", "1")
+    page.select_option("#id_computer_side", "I")
+    page.click("[data-testid=play-computer]")
+    page.wait_for_url("**/games/**")
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("[data-testid=computer-O]")).to_have_text("computer · level 1")
+    assert page.get_attribute("#game", "data-side") == "I"
+
+    # A turn by clicks: A2-A3, then End turn. The computer's answer arrives step by step.
+    page.evaluate(WATCH_VERSIONS)
+    page.click('[data-square="A2"]')
+    expect(page.locator('[data-square="A3"]')).to_have_class(re.compile(r"\bdest\b"))
+    page.click('[data-square="A3"]')
+    expect(page.locator('[data-square="A3"]')).to_have_attribute("data-piece", "I")
+    expect(page.locator("#end-turn")).to_be_enabled()
+    page.click("#end-turn")
+    expect(page.locator("#stgn")).to_contain_text("001 O: ", timeout=30000)
+    expect(page.locator("#pass")).to_be_enabled(timeout=30000)
+    seen = page.evaluate("window.taluSeen")
+    mine = 2  # A2-A3 and end
+    theirs = [v for v in seen if v > mine]
+    assert len(set(theirs)) >= 2, seen  # the board was drawn after each of its steps
+
+    # Then the person passes until the game ends: three own passes forfeit (R12), unless the
+    # computer wins first. Either way the game reaches its end on the board.
+    for _ in range(4):
+        if page.locator("#result").is_visible():
+            break
+        expect(page.locator("#pass")).to_be_enabled(timeout=30000)
+        page.click("#pass")
+        expect(page.locator("#pass")).to_be_disabled()
+        page.wait_for_function(
+            "document.getElementById('pass').disabled === false"
+            " || !document.getElementById('result').hidden", timeout=30000)
+    expect(page.locator("#result")).to_contain_text("O won by", timeout=30000)
+    expect(page.locator("#stgn")).to_contain_text("!: O")
+    expect(page.locator("#records")).to_contain_text("STGN", timeout=30000)  # recorded
+    expect(page.locator("#records")).not_to_contain_text("→")  # freeplay: no rating moved (R47)
+    expect(page.locator("#pass")).to_be_disabled()
+    ctx.close()

@@ -1,0 +1,199 @@
+"""Playing the computer on the site (issue 25): the lobby starts a freeplay game at once; the
+worker plays the computer's turns step by step through the one command path (R40) as an actor
+of kind ``computer``, from its pool, never blocking other games; the computer's account is
+marked wherever it is shown; its games end and are recorded like any game."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+
+from play.computer import mover, pool
+from play.computer.account import computer_user, forget, is_computer
+from play.computer.start import ComputerGameError, play_the_computer
+from play.models import ComputerGame, Game, GameEvent
+from play.worker.loop import run_due
+from registry.models import GameRecord
+from tests.site.wsutil import connect, receive, step
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def quick_computer(settings):
+    """The computer thinks on a thread of the test's process and plays without pauses."""
+    settings.TALU_COMPUTER_PROCESSES = 0
+    settings.TALU_COMPUTER_STEP_DELAY = 0
+    forget()
+    pool.shutdown()
+    yield
+    pool.shutdown()
+    forget()
+
+
+def _events(game) -> list[tuple]:
+    return list(GameEvent.objects.filter(game=game).order_by("version")
+                .values_list("version", "kind", "side", "actor", "text"))
+
+
+def test_the_lobby_starts_a_freeplay_game_against_the_marked_computer(client, make_user):
+    alice = make_user("alice")
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert "Play the computer" in page and 'name="level"' in page
+    res = client.post(reverse("computer_new"), {"variant": "dynamic", "level": "2",
+                                                "side": "I"})
+    game = Game.objects.get()
+    assert res.status_code == 302 and res["Location"] == reverse("game", args=[game.uuid])
+    assert game.variant == "dynamic" and not game.rated  # R47: never rated
+    assert game.player_i == alice and is_computer(game.player_o)
+    row = ComputerGame.objects.get(game=game)
+    assert (row.side, row.level) == ("O", 2)
+    # marked wherever it is shown: the lobby's lists, the game page, the players block
+    assert "computer opponent (O)" in client.get("/").content.decode()
+    assert "alice vs computer opponent" in client.get(
+        reverse("game", args=[game.uuid])).content.decode()
+    from play import gameview
+    players = gameview.players_block(game)
+    assert players["O"]["computer"] == {"level": 2} and players["I"]["computer"] is None
+
+
+@pytest.mark.parametrize("form", [
+    {"variant": "standard", "level": "9", "side": "I"},
+    {"variant": "chess", "level": "3", "side": "I"},
+    {"variant": "standard", "level": "3", "side": "X"},
+    {"variant": "standard", "level": "x", "side": "I"},
+])
+def test_bad_requests_start_nothing_and_say_why(client, make_user, form):
+    client.force_login(make_user("alice"))
+    res = client.post(reverse("computer_new"), form, follow=True)
+    assert res.status_code == 200 and not Game.objects.exists()
+    assert "level from 1 to 8" in res.content.decode()
+
+
+def test_strangers_must_log_in_and_the_computer_cannot_be_signed_up_over(client, make_user):
+    res = client.post(reverse("computer_new"), {"variant": "standard", "level": "3",
+                                                "side": "I"})
+    assert res.status_code == 302 and "login" in res["Location"] and not Game.objects.exists()
+    person = make_user("computer")  # a person took the name first: the computer takes another
+    machine = computer_user()
+    assert machine != person and machine.username == "computer-1" and is_computer(machine)
+    assert not is_computer(person) and not machine.has_usable_password()
+    with pytest.raises(ComputerGameError, match="clock"):  # the hook for issue 20
+        play_the_computer(person, time_control="5+3")
+
+
+@pytest.mark.asyncio
+async def test_the_computer_answers_step_by_step_through_the_command_path(make_user, cookies,
+                                                                          worker):
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(play_the_computer)(alice, "standard", 1, "I")
+    comm, _, first = await connect(game, await database_sync_to_async(cookies)(alice))
+    assert first["game"]["players"]["O"]["computer"] == {"level": 1}
+    try:
+        await comm.send_json_to(step("A2", "A3", 0, "a"))
+        assert (await receive(comm, "ack"))["version"] == 1
+        await comm.send_json_to({"type": "end", "version": 1, "seq": "b"})
+        assert (await receive(comm, "ack"))["version"] == 2
+        # The end of alice's turn wakes the worker; the computer's steps arrive one by one.
+        updates = []
+        while True:
+            update = await receive(comm, "update", timeout=30)
+            if update["version"] <= 2:
+                continue
+            updates.append(update)
+            if update["state"]["side_to_move"] == "I":
+                break
+        for n, update in enumerate(updates):
+            assert update["from_version"] == update["version"] - 1 == 2 + n  # one per update
+            [event] = update["events"]
+            assert (event["actor"], event["side"], event["kind"]) == ("computer", "O", "step")
+        assert updates[-1]["state"]["notation"][-1].startswith("001 O: ")
+    finally:
+        await comm.disconnect()
+    stored = await database_sync_to_async(_events)(game)
+    assert [e[3] for e in stored[2:]] == ["computer"] * (len(stored) - 2)
+
+
+@pytest.mark.asyncio
+async def test_the_computer_opens_when_it_plays_light_and_its_claim_is_single(make_user):
+    bob = await database_sync_to_async(make_user)("bob")
+    game = await database_sync_to_async(play_the_computer)(bob, "grand-master", 1, "O")
+    one, two = mover.Mover("worker-one"), mover.Mover("worker-two")
+    started = await asyncio.gather(one.round(), two.round())
+    assert sorted(started) == [0, 1]  # of two workers exactly one plays the turn (the lease)
+    await asyncio.gather(one.drain(), two.drain())
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.stgn.startswith("001 I: ") and len(game.stgn.splitlines()) == 1
+    row = await ComputerGame.objects.aget(game=game)
+    assert row.turns == 1 and row.nodes > 0 and row.claimed_until is None
+    assert await one.round() + await two.round() == 0  # bob's turn now: nothing to claim
+
+
+@pytest.mark.asyncio
+async def test_a_resigning_computer_ends_the_game_with_the_records_of_any_game(
+        make_user, monkeypatch):
+    carol = await database_sync_to_async(make_user)("carol")
+    game = await database_sync_to_async(play_the_computer)(carol, "standard", 8, "O")
+
+    async def lost(*args, **kwargs):
+        return {"steps": [], "resign": True, "nodes": 7, "side": "I", "score": -10**6}
+
+    monkeypatch.setattr(pool, "think_async", lost)
+    worker = mover.Mover("w")
+    assert await worker.round() == 1
+    await worker.drain()
+    await database_sync_to_async(run_due)()
+    await database_sync_to_async(game.refresh_from_db)()
+    assert (game.status, game.winner, game.reason, game.detail) == (
+        "finished", "O", "decision", "I resigned")
+    last = (await database_sync_to_async(_events)(game))[-1]
+    assert last[1:4] == ("decide", "I", "computer")
+    kinds = {r.kind async for r in GameRecord.objects.filter(game__live=game)}
+    assert kinds == {"STGN", "STGE", "STSE", "STDGS"}
+
+
+@pytest.mark.asyncio
+async def test_a_thinking_computer_blocks_no_other_game(make_user, cookies, game, players,
+                                                        monkeypatch):
+    """While the computer thinks (held here until released), another game's steps are
+    applied and heard: the thinking runs off the event loop."""
+    dave = await database_sync_to_async(make_user)("dave")
+    await database_sync_to_async(play_the_computer)(dave, "standard", 3, "O")
+    release = threading.Event()
+    entered = threading.Event()
+    real = pool.think
+
+    def held(*args, **kwargs):
+        entered.set()
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pool, "think", held)
+    worker = mover.Mover("w")
+    assert await worker.round() == 1
+    thinking = asyncio.ensure_future(worker.drain())
+    await asyncio.to_thread(entered.wait, 10)
+    alice = players[0]
+    comm, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
+    try:
+        await comm.send_json_to(step("A2", "A3", 0, "s1"))
+        ack = await receive(comm, "ack")
+        assert ack["version"] == 1 and not thinking.done()  # applied while the computer thinks
+    finally:
+        release.set()
+        await comm.disconnect()
+    await thinking
+
+
+@pytest.mark.asyncio
+async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
+    settings.TALU_COMPUTER_PROCESSES = 1
+    pool.shutdown()
+    result = await pool.think_async("standard", [("step", {"kind": "move", "from": "A2",
+                                                           "to": "A3"})], 1, 5.0)
+    assert result["side"] == "I" and result["steps"] and result["nodes"] > 0
