@@ -174,7 +174,9 @@
     var decs = s.arbiter || [];
     $("decisions-card").hidden = !decs.length;
     $("decisions").innerHTML = decs.map(function (d) {
-      return "<li>" + esc(decisionText(d)) + ' <small class="hint">after ' + esc(d.at || d.turn) + "</small></li>";
+      var when = d.at || d.turn;
+      return "<li>" + esc(decisionText(d)) + ' <small class="hint">' +
+        (when === "000 O" ? "before the first turn" : "after " + esc(when)) + "</small></li>";
     }).join("");
     var note = $("arbiter-note");
     if (decs.length) {
