@@ -398,3 +398,25 @@ def test_the_sites_stgn_of_a_game_ended_after_the_automatic_warnings_replays(cas
     session = yaml.safe_load(GameRecord.objects.get(game__live=game, kind="STSE").content)
     assert [a["action"] for a in session["session"]["arbiter"]] == ["warn", "warn"]
     assert session["session"]["turns"][-2:] == ["006 I: D1-C1 !", "!: O"]  # exact, with R34
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_body_token_acts_only_for_an_arbiter_that_body_appointed(cast, game):
+    from registry.tokens import issue_token
+
+    _play(game, cast["player"], "A2-A3", "end")
+    own = APIClient()
+    own.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(services.site_body())}")
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(cast['other_body'])}")
+    before = _facts(game)
+    for client, name in ((own, None), (own, "frank"), (own, "erin"), (own, "alice"),
+                         (other, "dave"), (other, "erin")):
+        data = {**ACTIONS["warn"], **({"arbiter": name} if name else {})}
+        response = _post(client, game, data)
+        assert response.status_code == 403, (name, response.json())
+    assert _facts(game) == before
+    response = _post(own, game, {**ACTIONS["warn"], "arbiter": "dave"})
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"][0]["data"]["by"] == "dave"
+    assert AuditEntry.objects.get(action=AuditEntry.ARBITRATE).actor_user == cast["arbiter"]
