@@ -6,6 +6,7 @@ from django.contrib import admin
 
 from registry.models import (
     AffiliatedBody,
+    ArbiterAppointment,
     ArchivedGame,
     AuditEntry,
     BodyToken,
@@ -82,3 +83,12 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
     list_display = ("created", "action", "game", "actor_user", "actor_body")
     list_filter = ("action",)
+
+
+@admin.register(ArbiterAppointment)
+class ArbiterAppointmentAdmin(ReadOnlyAdmin):
+    """Read-only: appointments are made and removed through the API (audited, R39)."""
+
+    list_display = ("user", "game", "body", "created", "removed")
+    list_filter = ("body",)
+    raw_id_fields = ("game",)
