@@ -228,6 +228,10 @@
       side + " · " + p.stratum + " " + p.rating + turn;
   }
   function resultText(o) {
+    if (o.detail === "arbiter") {  // R39: a forfeit or null decided by the arbiter
+      return o.winner ? o.winner + " won: the arbiter forfeited " + (o.winner === "I" ? "O" : "I")
+        : "Null game by the arbiter's decision: no winner";
+    }
     var why = {elimination: "elimination", invasion: "invasion", forfeit: "forfeit (three passes)",
       "null": "passing conventions", decision: "decision"}[o.reason] || o.reason;
     var d = o.detail ? " (" + o.detail + ")" : "";

@@ -106,7 +106,8 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
     cyd.goto(base + "/arbiter/")
     row = cyd.locator("#console-games tr[data-game]")
     expect(row).to_have_count(1)
-    expect(row).to_contain_text("ann – ben")
+    expect(row).to_contain_text("ann")  # sides are drawn at random
+    expect(row).to_contain_text("ben")
     _shot(cyd, "arbiters-console.png")
     row.locator("a").click()
     cyd.wait_for_url(game_url)
@@ -141,5 +142,23 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
     expect(cyd.locator("#console-games")).to_contain_text("warned: I", timeout=10000)
     cyd.set_viewport_size({"width": 390, "height": 844})
     _shot(cyd, "arbiters-console-phone.png")
+
+    # The arbiter forfeits O (confirming the dialog): both boards show the decision; after
+    # the game the panel offers annul only, and annulling works once the records are written.
+    cyd.set_viewport_size({"width": 1280, "height": 900})
+    cyd.goto(game_url)
+    cyd.on("dialog", lambda dialog: dialog.accept())
+    cyd.fill("#arb-reason", "left the venue")
+    cyd.select_option("#arb-side", "O")
+    cyd.click("#arbiter-tools button[data-action=forfeit]")
+    for page in (ann, ben, cyd):
+        expect(page.locator("#result")).to_have_text("I won: the arbiter forfeited O")
+        expect(page.locator("#arbiter-note")).to_have_text(
+            "Arbiter: dark forfeits (left the venue)")
+    expect(cyd.locator("#arbiter-tools button[data-action=warn]")).to_be_hidden()
+    expect(cyd.locator("#records")).to_contain_text("STSE", timeout=20000)
+    cyd.fill("#arb-reason", "played by the wrong players")
+    cyd.click("#arbiter-tools button[data-action=annul]")
+    expect(cyd.locator("#arb-status")).to_have_text("The game is annulled (R30).")
     for c in contexts:
         c.close()
