@@ -7,6 +7,7 @@ from django.contrib import admin
 
 from registry.models import (
     AffiliatedBody,
+    ArbiterAppointment,
     AuditEntry,
     BodyToken,
     GameRecord,
@@ -115,3 +116,12 @@ class PhaseRatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("player", "phase", "old_rating", "new_rating", "games", "victory_score",
                     "promoted_to")
     raw_id_fields = ("player", "phase")
+
+
+@admin.register(ArbiterAppointment)
+class ArbiterAppointmentAdmin(ReadOnlyAdmin):
+    """Read-only: appointments are made and removed through the API (audited, R39)."""
+
+    list_display = ("user", "game", "body", "created", "removed")
+    list_filter = ("body",)
+    raw_id_fields = ("game",)

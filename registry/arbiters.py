@@ -101,6 +101,16 @@ def may_arbitrate(live_game: Any, user) -> bool:
         body_id=_body_of(live_game)).exists()
 
 
+def appointed_by(live_game: Any, user, body: AffiliatedBody) -> bool:
+    """Whether ``body`` appointed ``user`` (still in office) for ``live_game``: a body's token
+    may then send that arbiter's decisions (club software acting for its arbiter)."""
+    return (user is not None and user.is_active
+            and user.pk not in (live_game.player_i_id, live_game.player_o_id)
+            and ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
+                                                  removed=None, body=body,
+                                                  game__body=body).exists())
+
+
 def _body_of(live_game: Any) -> Any:
     """The id of the body a live game belongs to (its registry entry's), as a subquery."""
     return RegistryGame.objects.filter(live_id=live_game.pk).values("body_id")[:1]

@@ -3,8 +3,9 @@
 * ``GET /games/<id>/arbiters/``: the game's arbiters (public, like the game).
 * ``POST /games/<id>/arbiters/``: appoint an account (the game's body: its token, a registrar
   login; or staff), audited. ``DELETE /games/<id>/arbiters/<username>/``: remove, audited.
-* ``POST /games/<id>/arbiter/``: an action of the person logged in (session or basic auth:
-  an arbiter is a person, R39, so a body's token cannot act as one): ``warn``,
+* ``POST /games/<id>/arbiter/``: an action of the arbiter logged in (session or basic auth),
+  or sent with the game's body token for an arbiter that body appointed (``arbiter``: the
+  account; an arbiter is a person, R39, and the record names them): ``warn``,
   ``count_as_pass``, ``forfeit``, ``null`` on a game in play, through the one command path
   (``play.commands.arbiter``); ``annul`` after the game, through the R30 cascade
   (``registry.corrections``). ``adjourn``, ``resume`` and ``add_time`` come with the clocks.
@@ -56,6 +57,9 @@ class ActionSerializer(serializers.Serializer):
                                              "optional, the side that played the turn.")
     turn = serializers.CharField(max_length=12, required=False,
                                  help_text="count_as_pass: a turn already played, '014 O'.")
+    arbiter = serializers.CharField(max_length=150, required=False,
+                                    help_text="With a body token only: the username of the "
+                                              "arbiter the body appointed, acting.")
 
 
 class ActionResultSerializer(serializers.Serializer):
@@ -155,20 +159,24 @@ class GameArbiterAction(APIView):
                    404: ERROR, 409: ERROR})
     def post(self, request, game_id):
         game = _archived(game_id)
-        user = _user(request)
-        if user is None:
-            if body_of(request) is not None:
-                raise exceptions.PermissionDenied(
-                    "An arbiter is a person (R39): log in as the arbiter; a body's token "
-                    "appoints arbiters but cannot act as one.")
+        user, body = _user(request), body_of(request)
+        if user is None and body is None:
             raise exceptions.NotAuthenticated()
         live = game.live
-        if live is None or not arbiter_commands.may_arbitrate(live, user):
+        if body is not None:
+            # A body's token acts for one of the arbiters it appointed (named in the request).
+            name = request.data.get("arbiter") if isinstance(request.data, dict) else None
+            user = arbiters.account(name)
+            if live is None or user is None or not arbiters.appointed_by(live, user, body):
+                raise exceptions.PermissionDenied(
+                    "An arbiter is a person (R39): with a body's token, name in 'arbiter' an "
+                    "arbiter this body appointed for this game.")
+        elif live is None or not arbiter_commands.may_arbitrate(live, user):
             raise exceptions.PermissionDenied(arbiter_commands.FORBIDDEN)
         data = _form(ActionSerializer, request)
         action = data["action"]
         if action == "annul":
-            return self._annul(game, user, data["reason"])
+            return self._annul(game, user, body, data["reason"])
         message = {"type": action, "reason": data["reason"]}
         for key in ("side", "turn"):
             if key in data:
@@ -182,14 +190,14 @@ class GameArbiterAction(APIView):
                          "events": outcome.events,
                          "outcome": (outcome.state or {}).get("outcome")})
 
-    def _annul(self, game: RegistryGame, user, reason: str) -> Response:
+    def _annul(self, game: RegistryGame, user, body, reason: str) -> Response:
         if not reason.strip():
             raise exceptions.ValidationError({"reason": ["An annulment needs a reason."]})
         if game.status == RegistryGame.PLAYING:
             raise Conflict("The game is still in play: annul it after it ends (R39); in play, "
                            "use forfeit or null.")
         try:
-            annul_game(game, reason=reason, actor_user=user)
+            annul_game(game, reason=reason, actor_user=user, actor_body=body)
         except GameStateConflict as err:
             raise Conflict(str(err)) from None
         game.refresh_from_db()

@@ -144,7 +144,9 @@
     var decs = s.arbiter || [];
     $("decisions-card").hidden = !decs.length;
     $("decisions").innerHTML = decs.map(function (d) {
-      return "<li>" + esc(decisionText(d)) + ' <small class="hint">after ' + esc(d.at || d.turn) + "</small></li>";
+      var when = d.at || d.turn;
+      return "<li>" + esc(decisionText(d)) + ' <small class="hint">' +
+        (when === "000 O" ? "before the first turn" : "after " + esc(when)) + "</small></li>";
     }).join("");
     var note = $("arbiter-note");
     if (decs.length) {
@@ -246,6 +248,10 @@
   // Plain language: "Dark won: light resigned" (the words come from the rules core); a game
   // decided by the clock or aborted (R37) says so.
   function resultText(o) {
+    if (o.detail === "arbiter") {  // R39: a forfeit or null decided by the arbiter
+      return o.winner ? cap(T.sideName(o.winner)) + " won: the arbiter forfeited " + T.sideName(o.winner === "I" ? "O" : "I")
+        : "Null game by the arbiter's decision: no winner";
+    }
     var d = o.detail ? " (" + o.detail + ")" : "";
     if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
     var cause = {time: "on time", abandonment: "by abandonment"}[o.cause];

@@ -372,3 +372,51 @@ def test_the_console_and_the_game_page_show_the_arbiters_tools(cast, game, clien
     assert str(game.uuid) not in client.get("/arbiter/").content.decode()
     client.logout()
     assert client.get("/arbiter/").status_code == 302  # to the login page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sites_stgn_of_a_game_ended_after_the_automatic_warnings_replays(cast, game,
+                                                                              tmp_path, capsys):
+    """The found bug (issue 26): the STGN download of a game that ended because the automatic
+    arbiter's warnings made turns count as passes was refused by `talu replay` (' !' on a turn
+    the rules alone do not decide). It is now a decision off the board (R15)."""
+    alice, bob = cast["player"], cast["opponent"]
+    for mover, move in [(alice, "A1-B1"), (bob, "A8-B8"), (alice, "C1-D1"), (bob, "C8-D8"),
+                        (alice, "E1-F1"), (bob, "E8-F8"), (alice, "G1-H1"), (bob, "A7-A6"),
+                        (alice, "B1-A1"), (bob, "B7-B6"), (alice, "D1-C1")]:
+        _play(game, mover, move, "end")
+    row = Game.objects.get(pk=game.pk)
+    assert (row.winner, row.reason) == ("O", "forfeit")
+    archiving.archive(row)
+    stgn = GameRecord.objects.get(game__live=game, kind=GameRecord.STGN).content
+    assert stgn.splitlines()[-2:] == ["006 I: D1-C1", "!: O"]
+    path = tmp_path / "game.stgn"
+    path.write_text(stgn)
+    capsys.readouterr()
+    assert talu(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"]["winner"] == "O"
+    session = yaml.safe_load(GameRecord.objects.get(game__live=game, kind="STSE").content)
+    assert [a["action"] for a in session["session"]["arbiter"]] == ["warn", "warn"]
+    assert session["session"]["turns"][-2:] == ["006 I: D1-C1 !", "!: O"]  # exact, with R34
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_body_token_acts_only_for_an_arbiter_that_body_appointed(cast, game):
+    from registry.tokens import issue_token
+
+    _play(game, cast["player"], "A2-A3", "end")
+    own = APIClient()
+    own.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(services.site_body())}")
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(cast['other_body'])}")
+    before = _facts(game)
+    for client, name in ((own, None), (own, "frank"), (own, "erin"), (own, "alice"),
+                         (other, "dave"), (other, "erin")):
+        data = {**ACTIONS["warn"], **({"arbiter": name} if name else {})}
+        response = _post(client, game, data)
+        assert response.status_code == 403, (name, response.json())
+    assert _facts(game) == before
+    response = _post(own, game, {**ACTIONS["warn"], "arbiter": "dave"})
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"][0]["data"]["by"] == "dave"
+    assert AuditEntry.objects.get(action=AuditEntry.ARBITRATE).actor_user == cast["arbiter"]

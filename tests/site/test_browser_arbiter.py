@@ -1,0 +1,164 @@
+"""An arbiter at work in real headless Chromium (R39): two players start a game, a body appoints
+a third account as its arbiter, the arbiter finds it on the console, opens it, and warns a
+player; both players' boards (and the arbiter's) show "Arbiter: light is warned for
+non-engagement", and the console shows the warning among the game's signs.
+
+The site runs under daphne in a child process on the embedded defaults, as in
+``test_browser.py``. With ``TALU_DOC_SHOTS=<dir>`` the test also saves the screenshots of
+``docs/arbiters.md`` there (desktop and a 390x844 phone).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from registry.records import keys
+from tests.site.test_browser import free_port, sign_up
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.browser
+
+APPOINT = """
+from django.contrib.auth import get_user_model
+from registry import arbiters
+from registry.models import RegistryGame
+User = get_user_model()
+game = RegistryGame.objects.get(live__isnull=False, status="live")
+arbiters.appoint(game, User.objects.get(username="cyd"), reason="club night")
+"""
+
+
+@pytest.fixture(scope="module")
+def arbiter_site(tmp_path_factory):
+    """The site as ``./dev serve`` starts it; yields (base URL, environment of the site)."""
+    tmp = tmp_path_factory.mktemp("arbiter-site")
+    keyring = tmp / "keyring"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
+    env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}", TALU_KEYRING=str(keyring),
+               DEBUG="true", DJANGO_SETTINGS_MODULE="talu_site.settings")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
+                   env=env, check=True, timeout=120)
+    port = free_port()
+    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
+                             str(port), "talu_site.asgi:application"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).read()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("daphne did not start: " + (tmp / "daphne.log").read_text()[-3000:])
+            time.sleep(0.3)
+    yield base, env
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+    keys.stop_agent(keyring)
+    text = (tmp / "daphne.log").read_text()
+    assert "Traceback" not in text, text[-4000:]
+
+
+def _shot(page, name: str) -> None:
+    where = os.environ.get("TALU_DOC_SHOTS")
+    if where:
+        page.screenshot(path=str(Path(where) / name), full_page=True)
+
+
+def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbiter_site,
+                                                                             browser):
+    from playwright.sync_api import expect
+
+    base, env = arbiter_site
+    contexts = [browser.new_context() for _ in range(3)]
+    ann, ben, cyd = (c.new_page() for c in contexts)
+    for page, name in ((ann, "ann"), (ben, "ben"), (cyd, "cyd")):
+        sign_up(page, base, name)
+    ann.fill("#id_opponent", "ben")
+    ann.click("#challenge-form button[type=submit]")
+    ben.goto(base + "/")
+    ben.click("[data-testid=accept-ann]")
+    ben.wait_for_url("**/games/**")
+    ann.wait_for_url("**/games/**", timeout=15000)
+    game_url = ben.url
+
+    # Before any appointment cyd is a spectator: no console entry, no tools.
+    cyd.goto(game_url)
+    assert cyd.get_attribute("#game", "data-role") == "spectator"
+    expect(cyd.locator("#arbiter-tools")).to_have_count(0)
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", APPOINT], cwd=ROOT, env=env,
+                   check=True, timeout=120)
+
+    # The console lists the game; opening it gives the arbiter's panel.
+    cyd.goto(base + "/arbiter/")
+    row = cyd.locator("#console-games tr[data-game]")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("ann")  # sides are drawn at random
+    expect(row).to_contain_text("ben")
+    _shot(cyd, "arbiters-console.png")
+    row.locator("a").click()
+    cyd.wait_for_url(game_url)
+    expect(cyd.locator("#arbiter-tools")).to_be_visible()
+    expect(cyd.locator("#signs")).to_contain_text("R14")
+    for page in (ann, ben, cyd):
+        expect(page.locator("#conn")).to_have_text("live")
+
+    # An empty reason is refused on the page; nothing is sent.
+    cyd.click("#arbiter-tools button[data-action=warn]")
+    expect(cyd.locator("#arb-status")).to_contain_text("needs a reason")
+
+    light = ann if ann.get_attribute("#game", "data-side") == "I" else ben
+    cyd.select_option("#arb-side", "I")
+    cyd.fill("#arb-reason", "non-engagement")
+    cyd.click("#arbiter-tools button[data-action=warn]")
+    expect(cyd.locator("#arb-status")).to_contain_text("Done")
+    for page in (ann, ben, cyd):
+        expect(page.locator("#arbiter-note")).to_have_text(
+            "Arbiter: light is warned for non-engagement")
+        expect(page.locator("#decisions")).to_contain_text("before the first turn")
+    _shot(cyd, "arbiters-game.png")
+    light.set_viewport_size({"width": 390, "height": 844})
+    _shot(light, "arbiters-player-phone.png")
+
+    # A second warning of the same side is refused with words.
+    cyd.click("#arbiter-tools button[data-action=warn]")
+    expect(cyd.locator("#arb-status")).to_contain_text("warned already")
+
+    # The console shows the warning among the game's signs (polled).
+    cyd.goto(base + "/arbiter/")
+    expect(cyd.locator("#console-games")).to_contain_text("warned: I", timeout=10000)
+    cyd.set_viewport_size({"width": 390, "height": 844})
+    _shot(cyd, "arbiters-console-phone.png")
+
+    # The arbiter forfeits O (confirming the dialog): both boards show the decision; after
+    # the game the panel offers annul only, and annulling works once the records are written.
+    cyd.set_viewport_size({"width": 1280, "height": 900})
+    cyd.goto(game_url)
+    cyd.on("dialog", lambda dialog: dialog.accept())
+    cyd.fill("#arb-reason", "left the venue")
+    cyd.select_option("#arb-side", "O")
+    cyd.click("#arbiter-tools button[data-action=forfeit]")
+    for page in (ann, ben, cyd):
+        expect(page.locator("#result")).to_have_text("I won: the arbiter forfeited O")
+        expect(page.locator("#arbiter-note")).to_have_text(
+            "Arbiter: dark forfeits (left the venue)")
+    expect(cyd.locator("#arbiter-tools button[data-action=warn]")).to_be_hidden()
+    expect(cyd.locator("#records")).to_contain_text("STSE", timeout=20000)
+    cyd.fill("#arb-reason", "played by the wrong players")
+    cyd.click("#arbiter-tools button[data-action=annul]")
+    expect(cyd.locator("#arb-status")).to_have_text("The game is annulled (R30).")
+    for c in contexts:
+        c.close()
