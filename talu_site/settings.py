@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "talu_site.middleware.BodyLimitMiddleware",
+    "talu_site.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -198,7 +199,24 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Served over HTTPS (secure cookies): plain-http requests are sent to https, except the
+    # health check, which the container and the proxy make over plain http inside.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SESSION_COOKIE_SECURE)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^nginx-health$"]
+# HTTP Strict Transport Security (issue 27): browsers keep to https for this long once they
+# have seen the site over it. Off (0) by default and on a developer machine; a year
+# (31536000) in production, once https works, since it cannot be taken back quickly.
+SECURE_HSTS_SECONDS = env_int("TALU_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("TALU_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("TALU_HSTS_PRELOAD", False)
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (talu_site/middleware.py): scripts, styles, images and connections
+# from the site itself only; no inline script, no eval, no framing. The site's pages have no
+# inline script (the lobby's and the API page's are static files); TALU_CSP replaces it.
+TALU_CSP = os.environ.get("TALU_CSP", "").strip() or (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'")
 
 # --- REST framework ---------------------------------------------------------------------------
 # The API (registry/api, docs/api.md). Throttle rates: TALU_API_RATE_ANON / _USER / _BODY

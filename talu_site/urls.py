@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from talu_site.health import healthz
 
@@ -10,7 +10,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file, not inline: the site's
+    # Content-Security-Policy runs no inline script (issue 27).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
+         name="api-docs"),
     path("api/v1/", include("registry.api.urls")),
     path("", include("registry.urls")),
     path("", include("play.urls")),
