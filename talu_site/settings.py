@@ -199,9 +199,10 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # Served over HTTPS (secure cookies): plain-http requests are sent to https, except the
-    # health check, which the container and the proxy make over plain http inside.
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SESSION_COOKIE_SECURE)
+    # Plain-http requests sent to https, except the health check (made over plain http inside
+    # by the container and the proxy). Opt-in: it needs the proxy to say which requests came
+    # over https (X-Forwarded-Proto), or every request is redirected forever.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^nginx-health$"]
 # HTTP Strict Transport Security (issue 27): browsers keep to https for this long once they
 # have seen the site over it. Off (0) by default and on a developer machine; a year
