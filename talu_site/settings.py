@@ -118,9 +118,20 @@ if _engine == "django.db.backends.sqlite3":
     _name = str(DATABASES["default"]["NAME"])
     if _name != ":memory:":
         Path(_name).parent.mkdir(parents=True, exist_ok=True)
-    # Writers of one game are serialised by a unique (game, version) constraint as well as
-    # the row lock, so SQLite's single writer only has to wait, never to fail.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The embedded default must hold a club night (issue 27, finding 11: 4 games at once got
+    # 251 "database is locked" 500s and thousands of busy steps). SQLite has one writer; make
+    # every other writer wait for it rather than fail:
+    # - WAL: readers never wait for the writer, nor the writer for readers;
+    # - IMMEDIATE transactions: a transaction takes the write lock when it begins, so it waits
+    #   (the busy timeout) for the writer before it; a deferred one that read first and then
+    #   wrote could only fail ("database is locked" at once: waiting could not help it);
+    # - a busy timeout of 20 s, and synchronous=NORMAL (durable at each WAL checkpoint; a
+    #   power cut may lose the last transactions, never corrupt the file: an embedded site).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TALU_TEST_DB_NAME") or None}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
