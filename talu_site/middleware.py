@@ -1,5 +1,5 @@
-"""Site-wide request guards (issue 27): a request body larger than the site takes is refused
-before anything reads it.
+"""Site-wide request guards and headers (issue 27): a request body larger than the site takes
+is refused before anything reads it; every answer carries the Content-Security-Policy.
 
 Django bounds what it holds in memory of a form (``DATA_UPLOAD_MAX_MEMORY_SIZE``), but a JSON
 body is read whole by the API's parser and an upload is spooled to disk whatever its size.
@@ -39,3 +39,18 @@ class BodyLimitMiddleware:
             return render(request, "error.html", {"title": "Too large", "message": detail},
                           status=413)
         return self.get_response(request)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Adds ``TALU_CSP`` as the ``Content-Security-Policy`` of every answer (Django 5.2 has no
+    CSP of its own). A page that set one itself keeps its own."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        policy = settings.TALU_CSP
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "talu_site.middleware.BodyLimitMiddleware",
+    "talu_site.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -118,9 +119,20 @@ if _engine == "django.db.backends.sqlite3":
     _name = str(DATABASES["default"]["NAME"])
     if _name != ":memory:":
         Path(_name).parent.mkdir(parents=True, exist_ok=True)
-    # Writers of one game are serialised by a unique (game, version) constraint as well as
-    # the row lock, so SQLite's single writer only has to wait, never to fail.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The embedded default must hold a club night (issue 27, finding 11: 4 games at once got
+    # 251 "database is locked" 500s and thousands of busy steps). SQLite has one writer; make
+    # every other writer wait for it rather than fail:
+    # - WAL: readers never wait for the writer, nor the writer for readers;
+    # - IMMEDIATE transactions: a transaction takes the write lock when it begins, so it waits
+    #   (the busy timeout) for the writer before it; a deferred one that read first and then
+    #   wrote could only fail ("database is locked" at once: waiting could not help it);
+    # - a busy timeout of 20 s, and synchronous=NORMAL (durable at each WAL checkpoint; a
+    #   power cut may lose the last transactions, never corrupt the file: an embedded site).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TALU_TEST_DB_NAME") or None}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
@@ -199,7 +211,25 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Plain-http requests sent to https, except the health check (made over plain http inside
+    # by the container and the proxy). Opt-in: it needs the proxy to say which requests came
+    # over https (X-Forwarded-Proto), or every request is redirected forever.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^nginx-health$"]
+# HTTP Strict Transport Security (issue 27): browsers keep to https for this long once they
+# have seen the site over it. Off (0) by default and on a developer machine; a year
+# (31536000) in production, once https works, since it cannot be taken back quickly.
+SECURE_HSTS_SECONDS = env_int("TALU_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("TALU_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("TALU_HSTS_PRELOAD", False)
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (talu_site/middleware.py): scripts, styles, images and connections
+# from the site itself only; no inline script, no eval, no framing. The site's pages have no
+# inline script (the lobby's and the API page's are static files); TALU_CSP replaces it.
+TALU_CSP = os.environ.get("TALU_CSP", "").strip() or (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'")
 
 # --- REST framework ---------------------------------------------------------------------------
 # The API (registry/api, docs/api.md). Throttle rates: TALU_API_RATE_ANON / _USER / _BODY

@@ -51,16 +51,15 @@ def test_board_reconnects_and_catches_up(cluster, browser):
     with connect(cluster.ws_url(1, seed.game), additional_headers=cluster.headers(
             1, seed.cookies["ivo"]), open_timeout=60) as ivo:
         play(ivo, 0, "ivo-1", "A2", "A3")
-        page.wait_for_function("document.getElementById('game').dataset.version == '1'",
-                               timeout=30000)
+        # A selector, not wait_for_function: the site's CSP refuses a string evaluated as code.
+        expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=30000)
 
         cluster.servers[0].kill()
         expect(page.locator("#conn")).not_to_have_text("live", timeout=30000)
         play(ivo, 1, "ivo-2", "A3", "A4")  # missed by the board while its process is down
         cluster.servers[0].start()
 
-        page.wait_for_function("document.getElementById('game').dataset.version == '2'",
-                               timeout=60000)
+        expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=60000)
         expect(page.locator("#conn")).to_have_text("live", timeout=30000)
     assert page.evaluate("window.__sameDocument") is True, "the page was not reloaded"
     assert sockets[-1].endswith("?ack=inline&last_version=1"), sockets

@@ -24,7 +24,8 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
                 stack.relative(HERE / "test_steplog_batch.py"),
                 stack.relative(HERE / "test_presence_heartbeat.py"),
                 stack.relative(HERE / "test_presence_counts.py"),
-                stack.relative(HERE / "test_hardening_pages.py")]
+                stack.relative(HERE / "test_hardening_pages.py"),
+                stack.relative(HERE / "test_rate_limits.py")]
     stack.run_child(STACK, modules, caller=f"{me}::test_websocket_suite_on_postgresql_and_redis",
                     keyring=tmp_path / "keyring", redis=True, timeout=600)
 

@@ -1,0 +1,140 @@
+"""A websocket fuzzer over every message type (issue 27): hundreds of malformed, mistyped,
+out-of-turn and oversized messages from a spectator, from the player not to move and from the
+player to move (steps no rule allows), each answered by a documented message: never an
+``ack`` (nothing applied), never ``server_error``, never an ERROR log line; the game unchanged
+afterwards, and the sockets still working. Seeded, bounded (a few hundred messages, well under
+a minute); runs again on PostgreSQL and Redis (``test_services_stack.py``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+
+from play.commands.player import COMMAND_TYPES
+from tests.site.wsutil import connect
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+MESSAGES_PER_SOCKET = 150
+TYPES = (*COMMAND_TYPES, "hello", "sync", "ping", "launch", "", "STEP", None, 7, ["step"])
+ANSWERS = {"update", "rejected", "error", "pong", "spectators", "game"}
+ERROR_CODES = {"bad_json", "bad_message", "unknown_type", "too_large", "not_found"}
+# Junk where a square goes: never a square of the board, so no step can be legal by chance.
+NOT_SQUARES = ["", "Z9", "A0", "A22", "I9", "\x00", "a\u202e2", "\ud800", " A2", "A-2", "AA"]
+SCALARS = [None, True, False, 0, -1, 1, 2, 2 ** 63, 2 ** 64, -(2 ** 63) - 1, 1.5, 0.0, 1e308,
+           "", "x", "0", "\u202e", "a\x00b", "\ud800", "\x1b[2J", "9" * 80, "line\nbreak"]
+
+
+def _value(rng: random.Random, depth: int = 0):
+    roll = rng.random()
+    if depth < 2 and roll < 0.15:
+        return [_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    if depth < 2 and roll < 0.3:
+        return {rng.choice(["kind", "from", "to", "x", ""]): _value(rng, depth + 1)
+                for _ in range(rng.randint(0, 3))}
+    return rng.choice(SCALARS)
+
+
+def _step(rng: random.Random):
+    if rng.random() < 0.3:
+        return _value(rng)
+    step = {"kind": rng.choice(["move", "capture", "exit", "stay", "end", "pass", "fly", "",
+                                None, 3]),
+            "from": rng.choice([*NOT_SQUARES, None, 5]), "to": _value(rng)}
+    if rng.random() < 0.2:
+        step.pop(rng.choice(list(step)))
+    return step
+
+
+def _message(rng: random.Random, kinds) -> str | bytes:
+    roll = rng.random()
+    if roll < 0.08:  # not JSON, or JSON of the wrong shape, or hostile JSON
+        # (No empty frame: the test communicator cannot send one; test_ws_bad_messages.py.)
+        return rng.choice(["\t", " ", "{", "null", "[]", "1", '"ping"', '{"type": null}',
+                           '{"type": "ping"', "[" * 3000 + "]" * 3000, '{"type": NaN}',
+                           '{"type":"ping","type":"step"}', '{"type": "ping", "x": 1e999}',
+                           '{"type": "step", "seq": "\\ud800"}'])
+    if roll < 0.1:
+        return bytes(rng.randrange(256) for _ in range(rng.randint(1, 40)))
+    msg = {"type": rng.choice(kinds)}
+    for name in ("version", "seq", "step", "last_version", "extra"):
+        if rng.random() < 0.7:
+            msg[name] = _step(rng) if name == "step" else _value(rng)
+    if msg["type"] in COMMAND_TYPES and rng.random() < 0.5:
+        msg["version"] = 0  # the game's version: past the staleness check, into the rules
+    if rng.random() < 0.03:
+        msg["pad"] = "x" * 5000  # over the message limit
+    return json.dumps(msg)
+
+
+def _check(frame, msg: dict) -> None:
+    """An answer the protocol documents, and none that says something was applied or broke."""
+    shown = frame if isinstance(frame, bytes) else frame[:200]
+    assert msg.get("type") in ANSWERS, (shown, msg)
+    if msg["type"] == "error":
+        assert msg["code"] in ERROR_CODES, (shown, msg)
+        assert "Traceback" not in msg["message"]
+    if msg["type"] == "rejected":
+        assert msg["code"] != "busy", (shown, msg)  # nothing here may make the database fail
+
+
+async def _fuzz(comm, rng: random.Random, kinds) -> list[dict]:
+    """Send the messages, each followed by a ping; every answer up to the pong, checked."""
+    seen = []
+    for _ in range(MESSAGES_PER_SOCKET):
+        frame = _message(rng, kinds)
+        if isinstance(frame, bytes):
+            await comm.send_to(bytes_data=frame)
+        else:
+            await comm.send_to(text_data=frame)
+        await comm.send_json_to({"type": "ping"})
+        while True:
+            msg = await comm.receive_json_from(timeout=10)
+            _check(frame, msg)
+            seen.append(msg)
+            if msg["type"] == "pong":
+                break
+    return seen
+
+
+@pytest.fixture
+def no_error_logs(caplog):
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def test_no_message_breaks_the_server_or_changes_the_game(game, players, cookies,
+                                                                no_error_logs):
+    alice, bob, carol = players
+    rng = random.Random(27)
+    cookie = database_sync_to_async(cookies)
+    # The spectator may send anything at all; the player not to move anything but a
+    # resignation (which a player may send at any time, and which ends the game); the player
+    # to move only steps that no rule allows (junk where the squares go).
+    everything = [t for t in TYPES]
+    not_resign = [t for t in TYPES if t != "resign"]
+    seen: list[dict] = []
+    for user, kinds in ((carol, everything), (bob, not_resign), (alice, ["step"])):
+        comm, _welcome, first = await connect(game, await cookie(user))
+        assert first["version"] == 0
+        seen += await _fuzz(comm, rng, kinds)
+        # Still usable: a resync answers with the untouched game.
+        # (An answer to the last fuzzed sync may still come first: answers to syncs are sent
+        # in delivery order, not necessarily before the pong.)
+        await comm.send_json_to({"type": "sync", "last_version": None})
+        while (msg := await comm.receive_json_from(timeout=10))["type"] != "update":
+            _check("(after the last pong)", msg)
+        assert msg["version"] == 0
+        await comm.disconnect()
+    codes = {m.get("code") for m in seen if m["type"] in ("rejected", "error")}
+    # The fuzzer reached past the parser into the rules (not only malformed frames).
+    assert {"bad_step", "not_your_turn", "spectator", "bad_json", "unknown_type"} <= codes, codes
+    assert await game.events.acount() == 0
+    await game.arefresh_from_db()
+    assert game.version == 0 and game.status == game.LIVE
