@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from registry.records import keys
-from tests.site.test_browser import free_port, sign_up
+from tests.site.livesite import free_port
+from tests.site.test_browser import sign_up
 
 ROOT = Path(__file__).resolve().parents[2]
 

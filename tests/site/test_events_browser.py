@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.test_browser import ROOT, sign_up, site  # noqa: F401  (the site fixture)
+from tests.site.livesite import ROOT
+from tests.site.test_browser import sign_up, site  # noqa: F401  (the site fixture)
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("TALU_SCREENSHOTS")
