@@ -402,6 +402,17 @@ def _states_before(game_key: tuple | None,
     return states
 
 
+def states_before(key: tuple, player_pks: set[int]) -> dict[int, PlayerState]:
+    """The players' states just before ``key`` (an ``(at, kind, pk)`` key), for those with an
+    earlier rating change; the others are at their seed (:func:`seeds_of`)."""
+    return _states_before(key, player_pks)
+
+
+def seeds_of(player_pks: set[int]) -> dict[int, PlayerState]:
+    """The states players entered the registry with."""
+    return _seeds(player_pks)
+
+
 def _seeds(player_pks: set[int]) -> dict[int, PlayerState]:
     """The states players entered the registry with (R26 defaults or imported standings)."""
     out: dict[int, PlayerState] = {}

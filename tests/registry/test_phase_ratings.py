@@ -211,3 +211,21 @@ def test_the_profile_shows_the_phase_and_its_step_in_the_chart(field, client):
     assert f"{row.victory_score}" in section and "2 (" in section
     # the chart's last point is the rating after the close
     assert f"<title>{a.rating}</title>" in html
+
+
+def test_start_ratings_are_the_ratings_at_the_opening(body):
+    from registry.phases import start_ratings
+
+    a, b = make_player("A", body=body, stratum=3, rating=1600), make_player("B", body=body)
+    x = make_player("X", body=body, stratum=3, rating=1600)
+    add_game(body, a, x, I_WINS, at=T0 - hours(1))  # before the opening: counts
+    a.refresh_from_db()
+    at_opening = a.rating
+    phase = open_phase("club phase", body=body, opened_at=T0)
+    add_game(body, a, x, I_WINS, at=T0 + hours(1))  # after it: does not
+    a.refresh_from_db()
+    assert a.rating != at_opening
+    assert start_ratings(phase, [a, b]) == {a.pk: at_opening, b.pk: 250}
+    phase_game(body, a, b, phase, I_WINS, at=T0 + hours(2))
+    close_phase(phase, closed_at=T0 + hours(3))
+    assert PhaseRatingChange.objects.get(phase=phase, player=a).start_rating == at_opening
