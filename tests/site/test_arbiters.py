@@ -419,7 +419,8 @@ def test_a_body_token_acts_only_for_an_arbiter_that_body_appointed(cast, game):
     response = _post(own, game, {**ACTIONS["warn"], "arbiter": "dave"})
     assert response.status_code == 200, response.json()
     assert response.json()["events"][0]["data"]["by"] == "dave"
-    assert AuditEntry.objects.get(action=AuditEntry.ARBITRATE).actor_user == cast["arbiter"]
+    entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
+    assert entry.actor_user == cast["arbiter"] and entry.actor_body == services.site_body()
 
 
 @pytest.mark.django_db(transaction=True)
