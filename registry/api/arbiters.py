@@ -181,7 +181,7 @@ class GameArbiterAction(APIView):
         for key in ("side", "turn"):
             if key in data:
                 message[key] = data[key]
-        outcome = arbiter_commands.act(live.uuid, user, message)
+        outcome = arbiter_commands.act(live.uuid, user, message, body)
         if not outcome.ok:
             return Response({"detail": outcome.reason, "code": outcome.code,
                              "version": outcome.version},

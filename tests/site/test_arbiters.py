@@ -419,4 +419,31 @@ def test_a_body_token_acts_only_for_an_arbiter_that_body_appointed(cast, game):
     response = _post(own, game, {**ACTIONS["warn"], "arbiter": "dave"})
     assert response.status_code == 200, response.json()
     assert response.json()["events"][0]["data"]["by"] == "dave"
-    assert AuditEntry.objects.get(action=AuditEntry.ARBITRATE).actor_user == cast["arbiter"]
+    entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
+    assert entry.actor_user == cast["arbiter"] and entry.actor_body == services.site_body()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+@pytest.mark.parametrize("name", ["count_as_pass", "forfeit", "null"])
+async def test_the_arbiter_and_staff_act_over_the_websocket(role, name, cast, game, cookies):
+    await database_sync_to_async(_play)(game, cast["player"], "A2-A3", "end")
+    comm, _, first = await connect(game, await database_sync_to_async(cookies)(cast[role]))
+    assert first["version"] == 2
+    msg = {k: v for k, v in ACTIONS[name].items() if k != "action"}
+    await comm.send_json_to({"type": name, "seq": "x1", **msg})
+    ack = await receive(comm, "ack", "rejected")
+    assert ack["type"] == "ack" and ack["version"] == 3, ack
+    update = await receive(comm, "update")
+    [event] = update["events"]
+    assert event["actor"] == "arbiter" and event["data"]["by"] == cast[role].username
+    outcome = update["state"]["outcome"]
+    if name == "count_as_pass":
+        assert outcome is None and update["state"]["pass_turns"] == ["001 I"]
+    else:
+        assert outcome["reason"] == name and outcome["detail"] == "arbiter"
+    entry = await AuditEntry.objects.select_related("actor_user").aget(
+        action=AuditEntry.ARBITRATE)
+    assert entry.actor_user.username == cast[role].username
+    await comm.disconnect()
