@@ -56,13 +56,27 @@ def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
     start = int(game.created.timestamp())
     for ended in state.sessions.ended:
         out.append({"start": start, "turns": lines[turns_from:ended.turns],
-                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter]})
+                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter],
+                    "clocks": _seconds(ended.clocks)})
         turns_from, arbiter_from = ended.turns, ended.arbiter
     last_start = state.sessions.started
     start = last_start // 1000 if last_start else start
     out.append({"start": start, "turns": lines[turns_from:], "board": engine.board(),
-                "arbiter": decisions[arbiter_from:]})
+                "arbiter": decisions[arbiter_from:], "clocks": _clocks_at_end(state)})
     return out
+
+
+def _seconds(clocks: dict[str, int] | None) -> dict[str, int] | None:
+    """R38's ``clocks`` (whole seconds left) from a clock's milliseconds."""
+    return None if clocks is None else {side: ms // 1000 for side, ms in clocks.items()}
+
+
+def _clocks_at_end(state: Any) -> dict[str, int] | None:
+    """Each side's time left when the game ended (timed games), for its last session."""
+    clock = getattr(state, "clock", None)
+    if clock is None:
+        return None
+    return _seconds({side: clock.budget(side) for side in ("I", "O")})
 
 
 def _build_records(archived: ArchivedGame, game: Game, engine: Any,
@@ -82,6 +96,7 @@ def _build_records(archived: ArchivedGame, game: Game, engine: Any,
         game_entry=game_entry, place=settings.TALU_PLACE, start=int(game.created.timestamp()),
         turns=engine.stgn_lines(), board=engine.board(),
         arbiter=[d.to_dict() for d in engine.arbiter],
+        clocks=_clocks_at_end(state) if state is not None else None,
     )
     return _Records(stse_text, stse_hash, engine.stgn(),
                     recordkeeping.slip(game_entry, [stse], replayed))

@@ -51,16 +51,18 @@ def _signer() -> signing.Signer:
                           registrar_id=settings.TALU_REGISTRAR_ID)
 
 
-def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tuple[str, str]:
-    """The signed STGE (book 6.5.2.1, R31): (YAML text, hash)."""
+def game_entry(*, game_id: str, variant: str, players: dict, created: int,
+               time_control: str | None = None) -> tuple[str, str]:
+    """The signed STGE (book 6.5.2.1, R31; ``time_control``, R38): (YAML text, hash)."""
     doc = builders.build_game_entry(players=players, variant=variant, game_id=game_id,
-                                    created=created)
+                                    created=created, time_control=time_control)
     doc = builders.seal(doc, body=_signer())
     return yamlio.dump_yaml(doc), doc["tail"]["hash"]
 
 
 def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turns: list[str],
-                  board: dict[str, list[str]], arbiter: list[dict]
+                  board: dict[str, list[str]], arbiter: list[dict],
+                  clocks: dict[str, int] | None = None
                   ) -> tuple[str, str, dict[str, Any], Any]:
     """The signed STSE of the game's one sitting (book 6.5.2.2, R31, R34): (YAML, hash, the
     sealed document, the records core's replay of the game), from the parsed game entry
@@ -72,7 +74,8 @@ def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turn
     just written both, and each was a large part of the cost of ending a game (BENCHMARKS.md,
     issue 7)."""
     doc, replayed = builders.next_session_entry_replayed(
-        game_entry, [], place=place, time=start, turns=turns, board=board, arbiter=arbiter)
+        game_entry, [], place=place, time=start, turns=turns, board=board, arbiter=arbiter,
+        clocks=clocks)
     doc = builders.seal(doc, body=_signer())
     return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc, replayed
 
@@ -88,7 +91,7 @@ def session_entries(*, game_entry: Mapping[str, Any], place: str,
     for sitting in sittings:
         doc, replayed = builders.next_session_entry_replayed(
             game_entry, docs, place=place, time=sitting["start"], turns=sitting["turns"],
-            board=sitting["board"], arbiter=sitting["arbiter"])
+            board=sitting["board"], arbiter=sitting["arbiter"], clocks=sitting.get("clocks"))
         doc = builders.seal(doc, body=_signer())
         docs.append(doc)
         out.append((yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc))

@@ -170,8 +170,13 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
     assert [a["action"] for a in stse[1]["arbiter"]] == ["adjourn"]
     assert stse[2]["turns"][0].endswith("A2-A3") and stse[2]["arbiter"][0]["action"] == "resume"
     assert stse[2]["meta"]["previous_hash"] == stse[1]["tail"]["hash"]
+    # R38's record fields: the time control, and each side's time left at a session's end
+    assert all(0 < stse[1]["clocks"][side] <= 600 for side in "IO")
+    stge = yaml.safe_load(next(r.content for r in records if r.kind == "STGE"))
+    assert stge["game"]["time_control"] == "fischer 600+0"
     slip = yaml.safe_load(next(r.content for r in records if r.kind == "STDGS"))
     assert len(slip["sessions"]) == 2
+    assert slip["game"]["time_control"] == "fischer 600+0" and slip["sessions"][0]["clocks"]
 
     # talu verify accepts the whole chain; stock gpg accepts every signature.
     files = []
