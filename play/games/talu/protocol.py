@@ -336,8 +336,11 @@ class TaluRules:
         return snap
 
     def side_to_move(self, state: TaluState) -> str:
+        """The side to move; "" when over, and while adjourned (nobody is: R38)."""
         side = state.engine.side_to_move
-        return side.value if side is not None else ""
+        if side is None or state.sessions.adjourned:
+            return ""
+        return side.value
 
     def deadline(self, state: TaluState) -> int | None:
         """When the running clock runs out (ms since the epoch), or None: untimed, stopped,
