@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from play.models import Game
+from play.models import Game, GameEvent
 from play.store import engines
 from registry import ledger, recordkeeping, services
 from registry.models import ArchivedGame, GameRecord
@@ -43,6 +43,7 @@ class _Records:
     stgn: str
     stdgs: str
     earlier: tuple[tuple[str, str], ...] = ()  # (STSE, hash) of the sittings before the last
+    stored: int = 0  # sittings whose entries were written already (at their adjournment)
 
 
 def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
@@ -86,12 +87,15 @@ def _build_records(archived: ArchivedGame, game: Game, engine: Any,
     stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     game_entry = recordkeeping.read(stge.content)
     if state is not None and state.sessions.ended:
+        stored = _stored_sessions(archived)  # written when their sittings ended
         entries, replayed = recordkeeping.session_entries(
-            game_entry=game_entry, place=settings.TALU_PLACE, sittings=_sittings(game, state))
+            game_entry=game_entry, place=settings.TALU_PLACE, previous=stored,
+            sittings=_sittings(game, state)[len(stored):])
         *earlier, (stse_text, stse_hash, _) = entries
+        docs = [*stored, *(doc for _, _, doc in entries)]
         return _Records(stse_text, stse_hash, engine.stgn(),
-                        recordkeeping.slip(game_entry, [doc for _, _, doc in entries], replayed),
-                        tuple((text, h) for text, h, _ in earlier))
+                        recordkeeping.slip(game_entry, docs, replayed),
+                        tuple((text, h) for text, h, _ in earlier), len(stored))
     stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
         game_entry=game_entry, place=settings.TALU_PLACE, start=int(game.created.timestamp()),
         turns=engine.stgn_lines(), board=engine.board(),
@@ -100,6 +104,45 @@ def _build_records(archived: ArchivedGame, game: Game, engine: Any,
     )
     return _Records(stse_text, stse_hash, engine.stgn(),
                     recordkeeping.slip(game_entry, [stse], replayed))
+
+
+def _stored_sessions(archived: ArchivedGame) -> list[dict[str, Any]]:
+    """The session entries of ``archived`` written so far, in order (their documents)."""
+    rows = GameRecord.objects.filter(game=archived, kind=GameRecord.STSE,
+                                     superseded=False).order_by("session")
+    return [recordkeeping.read(r.content) for r in rows]
+
+
+def write_ended_sessions(game: Game) -> int:
+    """R38: when a sitting ends (the game adjourned, its turn sealed), its session entry is
+    written, signed and chained at once, not at the game's end. Idempotent (a subscriber of
+    ``adjourned``, run by the worker until the game resumes): only the sittings that ended
+    and have no entry yet are written, under the registry game's lock. How many were."""
+    if not game.is_live:
+        return 0
+    sealed = GameEvent.objects.filter(game=game, kind="seal").count()
+    archived = ArchivedGame.objects.filter(live=game).first()
+    if archived is None or not sealed or GameRecord.objects.filter(
+            game=archived, kind=GameRecord.STSE).count() >= sealed:
+        return 0
+    state = engines.replay(game)
+    complete = [e for e in state.sessions.ended if e.clocks is not None or e.end is not None]
+    if state.sessions.paused and not state.sessions.adjourned:
+        complete = complete[:-1]  # the last one's turn is still being sealed
+    stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
+    game_entry = recordkeeping.read(stge.content)
+    with transaction.atomic():
+        archived = ArchivedGame.objects.select_for_update().get(pk=archived.pk)
+        stored = _stored_sessions(archived)
+        todo = _sittings(game, state)[len(stored):len(complete)]
+        if not todo:
+            return 0
+        entries, _ = recordkeeping.session_entries(
+            game_entry=game_entry, place=settings.TALU_PLACE, previous=stored, sittings=todo)
+        for n, (text, h, _doc) in enumerate(entries, start=len(stored) + 1):
+            GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=n,
+                                      content=text, hash=h)
+    return len(entries)
 
 
 def archive(game: Game) -> bool:
@@ -126,12 +169,12 @@ def archive(game: Game) -> bool:
         archived = ArchivedGame.objects.select_for_update().get(pk=archived.pk)
         if archived.status != ArchivedGame.PLAYING:
             return False  # another run got there first; its records stand
-        for n, (text, h) in enumerate(records.earlier, start=1):
+        for n, (text, h) in enumerate(records.earlier, start=records.stored + 1):
             GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=n,
                                       content=text, hash=h)
         GameRecord.objects.create(game=archived, kind=GameRecord.STSE,
-                                  session=len(records.earlier) + 1, content=records.stse,
-                                  hash=records.stse_hash)
+                                  session=records.stored + len(records.earlier) + 1,
+                                  content=records.stse, hash=records.stse_hash)
         GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=records.stgn)
         GameRecord.objects.create(game=archived, kind=GameRecord.STDGS, content=records.stdgs)
         archived.status = ArchivedGame.FINISHED

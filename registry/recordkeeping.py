@@ -81,11 +81,14 @@ def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turn
 
 
 def session_entries(*, game_entry: Mapping[str, Any], place: str,
-                    sittings: list[dict[str, Any]]) -> tuple[list[tuple[str, str, dict]], Any]:
-    """The signed, chained STSEs of a game played in several sittings (R38: an adjourned
-    game), each ``sittings`` item ``{"start", "turns", "board", "arbiter"}``: [(YAML, hash,
-    document)] in order, and the records core's replay of the whole chain (for ``slip``)."""
-    docs: list[dict[str, Any]] = []
+                    sittings: list[dict[str, Any]],
+                    previous: list[Mapping[str, Any]] | None = None,
+                    ) -> tuple[list[tuple[str, str, dict]], Any]:
+    """The signed STSEs of the next sittings of a game (R38: an adjourned game), chained
+    after the ``previous`` session entries already written, each ``sittings`` item ``{"start",
+    "turns", "board", "arbiter", "clocks"}``: [(YAML, hash, document)] in order, and the
+    records core's replay of the whole chain (for ``slip``)."""
+    docs: list[Mapping[str, Any]] = list(previous or [])
     out = []
     replayed = None
     for sitting in sittings:

@@ -26,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 from django.utils import timezone
 
-from play import conf, gameview
+from play import conf, gameview, lifecycle
 from play.live.delivery import WORKER_GROUP, announce, announce_archived, layer_call
 from play.models import Game
 from play.worker import clocks, notices, outbox
@@ -77,6 +77,25 @@ def _flags_in_thread(notices_too: bool = False
             except Exception:
                 log.warning("correspondence notices failed", exc_info=True)
         return flags, clocks.next_deadline()
+    finally:
+        close_old_connections()
+
+
+def run_sessions() -> None:
+    """R38: the adjourned games' ended sittings get their session entries (the subscribers
+    of ``adjourned``, idempotent: a game whose entries are written costs two small reads)."""
+    for game in Game.objects.filter(status=Game.LIVE, to_move=""):
+        for name, subscriber in lifecycle.adjourned_subscribers():
+            try:
+                subscriber(game)
+            except Exception:
+                log.warning("%s failed for game %s", name, game.uuid, exc_info=True)
+
+
+def _sessions_in_thread() -> None:
+    close_old_connections()
+    try:
+        run_sessions()
     finally:
         close_old_connections()
 
@@ -168,6 +187,10 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        try:
+            await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("worker sessions round failed", exc_info=True)
         alive = conf.worker_alive_file()
         if alive:  # the container's health check reads its age (deploy/healthcheck.py)
             try:

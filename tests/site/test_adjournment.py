@@ -28,7 +28,7 @@ from channels.db import database_sync_to_async
 from play.lifecycle import start_game
 from play.models import Game
 from play.store import engines
-from play.worker.loop import run_due
+from play.worker.loop import run_due, run_sessions
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
 
@@ -131,6 +131,11 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
             assert not _leaks(f), (who, _leaks(f), f)
     row = await Game.objects.aget(pk=game.pk)
     assert "A2-A3" not in row.stgn and row.deadline is None and row.is_live
+    # The session has ended: its entry is written, signed and chained now (R38), once.
+    await database_sync_to_async(run_sessions)()
+    await database_sync_to_async(run_sessions)()
+    first = [r async for r in GameRecord.objects.filter(game__live=game, kind="STSE")]
+    assert [r.session for r in first] == [1] and "A2-A3" not in first[0].content
 
     # A restart: no process holds the game any more; everyone reconnects.
     for comm in (comm_i, comm_o, comm_s):
@@ -166,6 +171,8 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
         "kind", "session")]
     stse = {r.session: yaml.safe_load(r.content)["session"] for r in records if r.kind == "STSE"}
     assert set(stse) == {1, 2}
+    assert next(r.content for r in records if r.kind == "STSE" and r.session == 1) == \
+        first[0].content  # the entry written at the adjournment stands
     assert stse[1]["turns"][-1].startswith("002 O") and "A3" not in stse[1]["board"]["I"]
     assert [a["action"] for a in stse[1]["arbiter"]] == ["adjourn"]
     assert stse[2]["turns"][0].endswith("A2-A3") and stse[2]["arbiter"][0]["action"] == "resume"
