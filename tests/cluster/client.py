@@ -116,6 +116,8 @@ class GameClient:
             self.meta = msg["game"]
         elif kind in ("ack", "rejected"):
             self._answer(msg)
+        elif kind == "absence":  # R37: a player of a live timed game left, or is back
+            self.absence = msg
         elif kind != "pong":
             self.problems.append(f"unexpected message {msg}")
         self._changed.set()
