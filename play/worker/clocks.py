@@ -25,6 +25,7 @@ from django.utils import timezone
 from play.commands.path import Outcome, Submission, store
 from play.games.protocol import CLOCK_ACTOR, Flag
 from play.models import Game
+from play.store.log import on_postgresql
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def flag_due(now: datetime | None = None, limit: int = 64) -> list[tuple[Any, Ou
     latency, mostly database round trips, not CPU."""
     global _pool
     uuids = due(now or timezone.now(), limit)
-    if len(uuids) > 1:
+    if len(uuids) > 1 and on_postgresql():  # SQLite has one writer: no use in threads
         if _pool is None:
             _pool = ThreadPoolExecutor(PARALLEL, thread_name_prefix="talu-flags")
         outcomes = list(_pool.map(_flag, uuids))

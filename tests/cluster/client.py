@@ -117,7 +117,7 @@ class GameClient:
         elif kind in ("ack", "rejected"):
             self._answer(msg)
         elif kind == "absence":  # R37: a player of a live timed game left, or is back
-            self.absence = msg
+            self.absence: dict[str, Any] | None = msg
         elif kind != "pong":
             self.problems.append(f"unexpected message {msg}")
         self._changed.set()
