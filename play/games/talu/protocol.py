@@ -305,6 +305,8 @@ class TaluRules:
         sealed = adjournment.follow_up(engine, state.sessions, state.last_t)
         if sealed:
             return sealed
+        if state.sessions.paused:  # a warning now would tell of the sealed turn (R38); it
+            return []  # comes with the first command after the resumption
         if not state.options.auto_warn or engine.outcome is not None or not engine.flagged:
             return []
         return [Event(WARN, "", {"side": s, "reason": "non-engagement"}, f"warn {s}", SYSTEM)
