@@ -19,6 +19,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError
+from django.urls import reverse
 from django.utils import timezone
 
 from play.commands.path import Submission, store
@@ -63,7 +64,7 @@ def _past_openings(game: Game) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_flag_at_deadline_with_no_socket_open(players):
+def test_flag_at_deadline_with_no_socket_open(players, client):
     game = _timed(players, "fischer 60+0", age=200)
     _past_openings(game)
     row = Game.objects.get(pk=game.pk)
@@ -80,6 +81,10 @@ def test_flag_at_deadline_with_no_socket_open(players):
     run_due()  # archived like any decided game: the STGN result line alone (R15)
     assert GameRecord.objects.filter(game__live=game, kind="STSE").exists()
     assert clocks.flag_due() == []  # nothing due any more
+    # the pages say why: the game page's result and the players' profiles
+    alice = players[0]
+    page = client.get(reverse("profile", args=[alice.player.player_id])).content.decode()
+    assert "O won on time" in page
 
 
 @pytest.mark.django_db(transaction=True)
