@@ -32,7 +32,7 @@ from play.worker.loop import run_due, run_sessions
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _leaks(frame: dict) -> list[str]:
@@ -72,6 +72,7 @@ async def _send(comm, msg: dict) -> dict:
     return reply
 
 
+@pytest.mark.asyncio
 async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp_path):
     alice, bob, _carol = players
     engines.forget()
@@ -206,3 +207,27 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
         gpg = subprocess.run(["gpg", "--homedir", keyring, "--batch", "--verify", str(sig),
                               str(data)], capture_output=True, text=True, timeout=60)
         assert gpg.returncode == 0, gpg.stderr
+
+
+def test_arbiter_adjourns_and_resumes_through_the_command_path(players):
+    """The arbiter tools (issue 26) send ``Adjourn``/``Resume`` as an arbiter actor down the one
+    command path (R39, R40): stored and announced like any command; a resume before the seal,
+    or by a player alone, changes nothing."""
+    from play.commands.path import Submission, execute
+    from play.games.protocol import Adjourn, PlayStep, Resume, arbiter, player
+
+    alice, bob, _ = players
+    engines.forget()
+    game = start_game(alice, bob)
+    out = execute(Submission(game.uuid, arbiter("ann"), Adjourn("the hall closes")))
+    assert out.ok and out.events[0]["kind"] == "adjourn" and out.events[0]["actor"] == "arbiter"
+    early = execute(Submission(game.uuid, arbiter("ann"), Resume()))
+    assert not early.ok and "has not sealed" in early.reason
+    assert execute(Submission(game.uuid, player("I"), PlayStep({"kind": "pass"}), 1)).ok
+    row = Game.objects.get(pk=game.pk)
+    assert row.to_move == "" and row.is_live  # adjourned: nobody to move
+    offer = execute(Submission(game.uuid, player("O"), Resume()))
+    assert offer.ok and offer.events[0]["kind"] == "offer"
+    out = execute(Submission(game.uuid, arbiter("ann"), Resume("next morning")))
+    assert out.ok and out.events[0]["kind"] == "resume"
+    assert Game.objects.get(pk=game.pk).to_move == "O"
