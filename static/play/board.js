@@ -487,6 +487,9 @@
       case "spectators":
         $("spectators").textContent = m.count;
         break;
+      case "probe":
+        send({type: "probe", t: m.t}); // the server measures our lag from the echo (R36)
+        break;
       case "absence":
         // R37: the other player's every connection is gone (since: null, back again).
         if (m.side !== mySide) st.absence = m.since === null || m.limit === null ? null :

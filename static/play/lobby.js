@@ -1,3 +1,14 @@
+/* The challenge form: the custom time field only when "custom" is chosen (R36's presets
+ * otherwise). A static file: the site's Content-Security-Policy runs no inline script. */
+(function () {
+  "use strict";
+  var time = document.getElementById("id_time"), custom = document.getElementById("id_custom_time");
+  if (!time || !custom) return;
+  var row = custom.closest("p");
+  var show = function () { row.hidden = time.value !== "custom"; };
+  time.addEventListener("change", show);
+  show();
+})();
 /* The lobby: open a game of ours as soon as one starts (our challenge was accepted).
  * A static file (no inline script: the site's Content-Security-Policy forbids them). */
 (function () {
