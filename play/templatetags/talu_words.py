@@ -28,7 +28,8 @@ def result_words(game) -> str:
         live = getattr(game, "live", None)
         cause = getattr(live, "cause", "") if live is not None else ""
     if winner in ("I", "O") and cause in CAUSE_WORDS:
-        return f"{side_name(winner).capitalize()} won: {side_name(other(winner))} {CAUSE_WORDS[cause]}"
+        loser = side_name(other(winner))
+        return f"{side_name(winner).capitalize()} won: {loser} {CAUSE_WORDS[cause]}"
     return describe(None if winner == "-" else winner, reason, getattr(game, "detail", "") or "")
 
 
