@@ -197,3 +197,12 @@ async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
     result = await pool.think_async("standard", [("step", {"kind": "move", "from": "A2",
                                                            "to": "A3"})], 1, 5.0)
     assert result["side"] == "I" and result["steps"] and result["nodes"] > 0
+
+
+def test_the_computer_s_profile_says_it_is_the_computer(client, make_user):
+    game = play_the_computer(make_user("erin"), "standard", 2, "I")
+    machine = game.player_o
+    page = client.get(reverse("profile", args=[machine.player.player_id])).content.decode()
+    assert "The computer opponent" in page
+    human = client.get(reverse("profile", args=[game.player_i.player.player_id])).content.decode()
+    assert "The computer opponent" not in human
