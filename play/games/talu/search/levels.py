@@ -14,9 +14,13 @@ standard variant; the larger boards spend the same nodes and see less of the tre
 | 3 | 2 | 6 / 3   | 12 000  | 20 | 2 |
 | 4 | 2 | 10 / 4  | 25 000  | 6  | 3 |
 | 5 | 2 | 14 / 6  | 50 000  | 2  | 4 |
-| 6 | 3 | 10 / 4  | 100 000 | 0  | 6 |
-| 7 | 3 | 14 / 6  | 180 000 | 0  | 8 |
-| 8 | 3 | 20 / 8  | 300 000 | 0  | 10 |
+| 6 | 2 | 18 / 8  | 100 000 | 0  | 6 |
+| 7 | 2 | 24 / 10 | 180 000 | 0  | 8 |
+| 8 | 2 | 32 / 12 | 300 000 | 0  | 10 |
+
+Why not deeper: a search of three turns (own, reply, own) ends on the mover's own turn and is
+optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to level 5 (depth 2,
+BENCHMARKS.md), so the top levels look wider, not deeper.
 
 *Safety* (level 2): the one-turn search also rejects a turn after which the opponent has an
 immediate win (``find_win`` on the reply). From level 3 on, every node of the tree first looks
@@ -58,9 +62,9 @@ LEVELS: dict[int, Level] = {
         Level(3, 2, 6, 3, 12_000, 20, 2.0),
         Level(4, 2, 10, 4, 25_000, 6, 3.0),
         Level(5, 2, 14, 6, 50_000, 2, 4.0),
-        Level(6, 3, 10, 4, 100_000, 0, 6.0, resigns=True),
-        Level(7, 3, 14, 6, 180_000, 0, 8.0, resigns=True),
-        Level(8, 3, 20, 8, 300_000, 0, 10.0, resigns=True),
+        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True),
+        Level(7, 2, 24, 10, 180_000, 0, 8.0, resigns=True),
+        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True),
     )
 }
 
