@@ -15,9 +15,10 @@ it computes). Both are single-threaded CPython; measurements are interleaved so 
 load hits both alike.
 
 ``ladder``: level L against level L-1 (L = 2..8) and level 1 against a random legal mover,
-``--games`` each, sides alternated, seeds fixed. A game that reaches ``--max-turns`` is scored
-a draw (half a point). Target: each level >= 65 % against the one below, level 1 >= 95 %
-against random. Games run in ``--jobs`` processes.
+``--games`` each, sides alternated, seeds fixed, each game from a seeded random opening of
+``--opening`` turns (default 2: one each; the levels without noise are deterministic). A game
+that reaches ``--max-turns`` is scored a draw (half a point). Target: each level >= 65 %
+against the one below, level 1 >= 95 % against random. Games run in ``--jobs`` processes.
 """
 
 from __future__ import annotations
@@ -65,12 +66,18 @@ def computer_turn(game: TaluGame, level: int, seed: int) -> int:
 
 def play_game(args: tuple[str, int, int, int, int]) -> dict:
     """One game: ``hi`` (a level) against ``lo`` (a level, 0 = random); ``hi_side`` 0 = I."""
-    variant, hi, lo, hi_side, seed = args[:5]
+    variant, hi, lo, hi_side, seed = args[:5]  # then max_turns, opening turns
     max_turns = args[5] if len(args) > 5 else 200
+    opening = args[6] if len(args) > 6 else 0
     rng = random.Random(seed)
     game = TaluGame(variant)
     turns = 0
     started = time.perf_counter()
+    # A seeded random opening: the levels without noise are deterministic, and without it
+    # every game of a pair with the same sides would be the same game.
+    while game.outcome is None and turns < opening:
+        random_turn(game, rng)
+        turns += 1
     while game.outcome is None and turns < max_turns:
         me = game.turn.side
         level = hi if me == hi_side else lo
@@ -95,7 +102,8 @@ def ladder(args: argparse.Namespace) -> dict:
     if args.levels:
         wanted = {int(x) for x in args.levels.split(",")}
         pairs = [p for p in pairs if p[0] in wanted]
-    jobs = [(args.variant, hi, lo, n % 2, 1000 * hi + n, args.max_turns)
+    jobs = [(args.variant, hi, lo, n % 2, 1000 * hi + n + args.seed_base, args.max_turns,
+             args.opening)
             for hi, lo in pairs for n in range(games[hi])]
     results: list[dict] = []
     started = time.perf_counter()
@@ -220,6 +228,9 @@ def main() -> None:
     lad.add_argument("--levels", default="", help="only these upper levels, e.g. 1,2,3")
     lad.add_argument("--max-turns", type=int, default=200)
     lad.add_argument("--jobs", type=int, default=2)
+    lad.add_argument("--seed-base", type=int, default=0, help="more games: other seeds")
+    lad.add_argument("--opening", type=int, default=2,
+                     help="random turns (both sides) before the levels play")
     args = p.parse_args()
     out = speed(args) if args.what == "speed" else ladder(args)
     out["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),

@@ -63,7 +63,7 @@ LEVELS: dict[int, Level] = {
         Level(4, 2, 10, 4, 25_000, 6, 3.0),
         Level(5, 2, 14, 6, 50_000, 2, 4.0),
         Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True),
-        Level(7, 2, 24, 10, 180_000, 0, 8.0, resigns=True),
+        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True),
         Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True),
     )
 }
