@@ -9,7 +9,7 @@ At the root the search also looks for an immediate win first (``find_win``), wei
 passing conventions the game's history makes dangerous (R12-R14: a turn that repeats a
 position or, for a warned player, engages nothing counts as a pass; a third one forfeits or
 nulls the game), and adds the level's noise. When the budget runs out mid-iteration, the last
-completed iteration's choice stands.
+completed iteration's choice stands, or the best of the candidates the interrupted one reached.
 """
 
 from __future__ import annotations
@@ -157,6 +157,13 @@ class Search:
                     scores[id(fin)] = val
                     alpha = max(alpha, val)
             except BudgetExhausted:
+                # The candidates this iteration did reach (the best first, by the last
+                # ordering) are judged deeper than the rest: play among them, unless every
+                # one of them is a proven loss.
+                if scores and max(scores.values()) > -WIN // 2:
+                    best_scores.update(scores)
+                    depth_done = depth
+                    top = [c for c in top if id(c[1]) in scores]
                 break
             best_scores.update(scores)
             depth_done = depth
