@@ -54,7 +54,7 @@ def test_the_lobby_starts_a_freeplay_game_against_the_marked_computer(client, ma
     row = ComputerGame.objects.get(game=game)
     assert (row.side, row.level) == ("O", 2)
     # marked wherever it is shown: the lobby's lists, the game page, the players block
-    assert "computer opponent (O)" in client.get("/").content.decode()
+    assert "computer opponent (dark)" in client.get("/").content.decode()
     assert "alice vs computer opponent" in client.get(
         reverse("game", args=[game.uuid])).content.decode()
     from play import gameview
