@@ -193,7 +193,7 @@
     var p = s.passing;
     if (!p) return "";
     return "Turns counting as passes in a row: light " + p.run.I + ", dark " + p.run.O +
-      " (three of one side lose; three in a row of both null the game)";
+      ", the game's last " + p.game_run + " (three of one side lose; three in a row of the game null it)";
   }
 
   function playerName(side) {
