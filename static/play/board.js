@@ -248,7 +248,7 @@
     var t = f.body ? T.parseTurn(f.body) : null;
     if (t) { t.side = f.side; t.cls = "last"; }
     view.showTurns(t ? [t] : []);
-    $("last-turn").textContent = f.caption || "";
+    $("last-turn").textContent = ""; // the review's caption says it, just below
     $("controls").hidden = true;
     $("board-hint").hidden = true;
   }
