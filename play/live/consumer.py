@@ -30,7 +30,7 @@ from play import conf, gameview
 from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
-from play.games.protocol import ARBITER_COMMANDS
+from play.games.protocol import ARBITER_COMMANDS, ARBITER_ONLY
 from play.live import delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
@@ -297,7 +297,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _command(self, msg: dict[str, Any]) -> None:
         seq = msg.get("seq")
-        if msg["type"] in ARBITER_COMMANDS:
+        # An arbiter's own actions, and adjourn/resume from a socket that plays no side (from
+        # a player they are offers, below).
+        if msg["type"] in ARBITER_ONLY or (self.side is None and msg["type"] in ARBITER_COMMANDS):
             await self._arbitrate(msg)
             return
         if self.side is None:

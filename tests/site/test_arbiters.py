@@ -447,3 +447,31 @@ async def test_the_arbiter_and_staff_act_over_the_websocket(role, name, cast, ga
         action=AuditEntry.ARBITRATE)
     assert entry.actor_user.username == cast[role].username
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_arbiter_adjourns_and_resumes_over_rest_players_cannot(cast, game):
+    """R38 by an arbiter (R39): ``adjourn`` at once between turns (the side to move then seals
+    its turn), ``resume`` once it is sealed; each audited with the arbiter's name. The same
+    actions by a player or a spectator over the arbiter's route are refused and change
+    nothing (a player's adjourn is an offer, over the game's socket)."""
+    _play(game, cast["player"], "A2-A3", "end")
+    before = _facts(game)
+    for role in ("player", "opponent", "spectator"):
+        response = _post(_client(cast, role), game, {"action": "adjourn", "reason": "dinner"})
+        assert response.status_code == 403, response.json()
+    assert _facts(game) == before
+    arbiter_client = _client(cast, "arbiter")
+    response = _post(arbiter_client, game, {"action": "adjourn", "reason": "the hall closes"})
+    assert response.status_code == 200, response.json()
+    [event] = response.json()["events"]
+    assert (event["kind"], event["actor"]) == ("adjourn", "arbiter")
+    early = _post(arbiter_client, game, {"action": "resume", "reason": "too soon"})
+    assert early.status_code in (400, 409) and "sealed" in early.json()["detail"]
+    _play(game, cast["opponent"], "A7-A6", "end")  # dark's sealed turn
+    response = _post(arbiter_client, game, {"action": "resume", "reason": "next morning"})
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"][0]["kind"] == "resume"
+    assert [e.after["type"] for e in AuditEntry.objects.filter(action=AuditEntry.ARBITRATE)
+            .order_by("pk")] == ["adjourn", "resume"]
+    assert Game.objects.get(pk=game.pk).is_live
