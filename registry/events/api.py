@@ -292,15 +292,12 @@ class EventStandings(EventView):
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
-        from registry.events import state
-
-        t = state.tournament(event)
-        rows = standings.ranked(event, t)
+        rows, crosstable = standings.cached(event)
         return Response({
             "standings": [{"rank": r.rank, "key": r.key, "name": r.name, "points": r.points,
                            "number": r.number, "withdrawn": r.withdrawn,
                            "tiebreaks": r.values} for r in rows],
-            "crosstable": standings.crosstable(event, t)})
+            "crosstable": crosstable})
 
 
 class EventTRF(EventView):

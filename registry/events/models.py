@@ -49,6 +49,8 @@ class Event(models.Model):
                                    on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     closed = models.DateTimeField(null=True, blank=True)
+    # bumped by every change of entries, pairings or results: the key of the cached standings
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from play.games.registry import VARIANT_NAMES
@@ -35,6 +36,11 @@ class EventError(ValueError):
     def __init__(self, message: str, code: str = "invalid") -> None:
         super().__init__(message)
         self.code = code
+
+
+def touch(event_id: int) -> None:
+    """Something the standings show changed: their cache key moves (``standings.cached``)."""
+    Event.objects.filter(pk=event_id).update(revision=F("revision") + 1)
 
 
 def is_arbiter(user, event: Event) -> bool:
@@ -112,6 +118,7 @@ def change_settings(user, event: Event, **values) -> Event:
     with transaction.atomic():
         for name, value in values.items():
             setattr(event, name, value)
+        event.revision += 1
         event.save()
     return event
 
@@ -170,6 +177,7 @@ def register(user, event: Event) -> Entry:
                                      joined_round=paired + 1)
         if paired:
             _late_byes(event, entry)
+        touch(event.pk)
     return entry
 
 
@@ -202,6 +210,7 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
                                      rating=rating, joined_round=paired + 1)
         if paired:
             _late_byes(event, entry)
+        touch(event.pk)
     return entry
 
 
@@ -219,6 +228,7 @@ def withdraw(user, event: Event, entry: Entry) -> Entry:
         raise EventError(f"{entry.name} has already withdrawn", "conflict")
     with transaction.atomic():
         paired = _rounds_paired(event)
+        touch(event.pk)
         if paired == 0:
             entry.delete()  # before round 1 a withdrawal is simply no entry
             return entry
@@ -280,6 +290,7 @@ def pair_round(user, event: Event, force: bool = False,
         if event.status == Event.ANNOUNCED:
             event.status = Event.RUNNING
             event.save(update_fields=["status", "initial_colour"])
+        touch(event.pk)
     return rnd
 
 
@@ -326,6 +337,7 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
         rnd.state = Round.STARTED
         rnd.started = timezone.now()
         rnd.save(update_fields=["state", "started"])
+        touch(event.pk)
     return rnd
 
 
@@ -359,6 +371,7 @@ def set_result(user, event: Event, pairing_id: int, result: str,
         found.decided_by = "arbiter"
         found.note = (note or "")[:200]
         found.save(update_fields=["result", "decided_by", "note"])
+        touch(event.pk)
         if game is not None and game.status == "live":
             from registry.events.results import announce_decision
 
@@ -378,6 +391,7 @@ def close_event(user, event: Event) -> Event:
         event.status = Event.CLOSED
         event.closed = timezone.now()
         event.save(update_fields=["status", "closed"])
+        touch(event.pk)
     return event
 
 

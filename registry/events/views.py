@@ -15,7 +15,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from registry.events import services, standings, state
+from registry.events import services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing.model import GAME_RESULTS
 from registry.events.pairing.tiebreaks import LABELS, order
@@ -87,8 +87,7 @@ def _rounds(event: Event, user) -> list[dict]:
 
 def event_page(request, event_id: int):
     event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
-    t = state.tournament(event)
-    rows = standings.ranked(event, t)
+    rows, crosstable = standings.cached(event)
     # the victory score (R28) breaks ties in S3 events only (R42/R43)
     criteria = [c for c in order(event.system)
                 if c != "victory_score" or event.scoring_model == "S3"]
@@ -99,7 +98,7 @@ def event_page(request, event_id: int):
     return render(request, "events/event.html", {
         "event": event, "rounds": _rounds(event, request.user), "table": table,
         "labels": [LABELS[c] for c in criteria], "entries": event.entries.all(),
-        "crosstable": standings.crosstable(event, t), "is_arbiter": is_arbiter,
+        "crosstable": crosstable, "is_arbiter": is_arbiter,
         "entered": entered, "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": event.event_rounds.exists(),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES})
