@@ -12,7 +12,7 @@ from django.db import transaction
 from play.commands.path import Submission, execute
 from play.games.protocol import Announce, system
 from registry.events.models import Pairing
-from registry.events.services import touch
+from registry.events.revision import touch
 
 log = logging.getLogger(__name__)
 

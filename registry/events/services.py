@@ -13,7 +13,6 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from play.games.registry import VARIANT_NAMES
@@ -26,6 +25,7 @@ from registry.events.pairing.model import (
     SWISS,
     PairingError,
 )
+from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
 
@@ -36,11 +36,6 @@ class EventError(ValueError):
     def __init__(self, message: str, code: str = "invalid") -> None:
         super().__init__(message)
         self.code = code
-
-
-def touch(event_id: int) -> None:
-    """Something the standings show changed: their cache key moves (``standings.cached``)."""
-    Event.objects.filter(pk=event_id).update(revision=F("revision") + 1)
 
 
 def is_arbiter(user, event: Event) -> bool:
