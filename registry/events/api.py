@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -52,6 +53,19 @@ class ReadOrSignedIn(permissions.BasePermission):
 
 class EventView(APIView):
     permission_classes = [ReadOrSignedIn]
+
+
+def cached_json(event: Event, part: str, build) -> HttpResponse:
+    """The JSON of ``part`` at the event's revision, built once per change (a 500-player
+    event's full JSON takes a second to build; BENCHMARKS.md)."""
+    from django.core.cache import cache
+
+    key = f"talu:event:{event.pk}:{event.revision}:{part}.json"
+    body = cache.get(key)
+    if body is None:
+        body = JSONRenderer().render(build())
+        cache.set(key, body, 24 * 3600)
+    return HttpResponse(body, content_type="application/json")
 
 
 def _user(request):
@@ -160,7 +174,8 @@ class EventDetail(EventView):
     @extend_schema(summary="An event: settings, players, rounds with pairings and results",
                    responses={200: EVENT})
     def get(self, request, event_id: int):
-        return Response(event_json(get_object_or_404(Event, pk=event_id)))
+        event = get_object_or_404(Event, pk=event_id)
+        return cached_json(event, "detail", lambda: event_json(event))
 
     @extend_schema(summary="Change settings (an arbiter, before round 1) or the arbiters",
                    request=SettingsSerializer, responses={200: EVENT, 403: ERROR, 409: ERROR})
@@ -292,12 +307,16 @@ class EventStandings(EventView):
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
-        rows, crosstable = standings.cached(event)
-        return Response({
-            "standings": [{"rank": r.rank, "key": r.key, "name": r.name, "points": r.points,
-                           "number": r.number, "withdrawn": r.withdrawn,
-                           "tiebreaks": r.values} for r in rows],
-            "crosstable": crosstable})
+
+        def build():
+            rows, crosstable = standings.cached(event)
+            return {"standings": [{"rank": r.rank, "key": r.key, "name": r.name,
+                                   "points": r.points, "number": r.number,
+                                   "withdrawn": r.withdrawn, "tiebreaks": r.values}
+                                  for r in rows],
+                    "crosstable": crosstable}
+
+        return cached_json(event, "standings", build)
 
 
 class EventTRF(EventView):

@@ -123,6 +123,7 @@ def set_arbiters(user, event: Event, users) -> None:
     if not users:
         raise EventError("an event needs at least one arbiter")
     event.arbiters.set(users)
+    touch(event.pk)
 
 
 # --- entries ------------------------------------------------------------------------------------
