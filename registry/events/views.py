@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from registry.events import services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
+from registry.events.pairing import dutch_large
 from registry.events.pairing.model import GAME_RESULTS
 from registry.events.pairing.tiebreaks import LABELS, order
 from registry.models import AffiliatedBody
@@ -110,7 +111,8 @@ def event_page(request, event_id: int):
         "is_arbiter": is_arbiter, "entered": entered,
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
-        "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES})
+        "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
+        "large_field": event.system == "swiss" and len(rows) > dutch_large.LARGE_FIELD})
 
 
 def event_crosstable(request, event_id: int):
