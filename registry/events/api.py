@@ -271,10 +271,12 @@ class RoundStart(EventView):
 
 class RoundResult(EventView):
     @extend_schema(
-        summary="Enter, correct or decide a result of the round (an arbiter)",
+        summary="Enter, correct or decide a result of the round (an arbiter); or give the "
+                "registry game (`game_id`) whose submitted records are this board's",
         request=inline_serializer("ResultIn", {
             "pairing": serializers.IntegerField(),
-            "result": serializers.ChoiceField(list(GAME_RESULTS)),
+            "result": serializers.ChoiceField(list(GAME_RESULTS), required=False),
+            "game_id": serializers.UUIDField(required=False),
             "note": serializers.CharField(required=False)}),
         responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, number: int):
@@ -282,6 +284,10 @@ class RoundResult(EventView):
         data = request.data if isinstance(request.data, dict) else {}
         pairing = data.get("pairing")
         try:
+            if data.get("game_id"):
+                found = services.match_record(_user(request), event, pairing,
+                                              str(data["game_id"]), number)
+                return Response(pairing_json(found))
             found = services.set_result(_user(request), event, pairing,
                                         str(data.get("result", "")), number,
                                         str(data.get("note", "") or ""))

@@ -375,6 +375,50 @@ def set_result(user, event: Event, pairing_id: int, result: str,
     return found
 
 
+def match_record(user, event: Event, pairing_id: int, game_id: str,
+                 round_number: int | None = None) -> Pairing:
+    """Over the board: the club submitted the game's signed records (the submission API, book
+    5.3.4); the arbiter matches that registry game to its pairing, whose result it then gives.
+    The players must be the pairing's, `I` the pairing's white (R43)."""
+    _manage(user, event)
+    from registry.models import ArchivedGame
+
+    archived = ArchivedGame.objects.filter(game_id=game_id).select_related(
+        "player_i", "player_o").first() if _uuid(game_id) else None
+    if archived is None:
+        raise EventError(f"no registry game {game_id!r}")
+    with transaction.atomic():
+        found = Pairing.objects.select_related("round", "white", "black").filter(
+            pk=pairing_id, round__event=event).first() if isinstance(pairing_id, int) else None
+        if found is None or (round_number is not None and found.round.number != round_number):
+            where = f"round {round_number}" if round_number is not None else "this event"
+            raise EventError(f"game {pairing_id!r} is not in {where}")
+        if found.black_id is None:
+            raise EventError("a bye has no game")
+        sides = (archived.player_i.player_id, archived.player_o.player_id)
+        if sides != (found.white.key, found.black.key):
+            raise EventError(f"that game was played by {sides[0]} (I) and {sides[1]} (O), not "
+                             f"by this pairing's {found.white.key} (I) and {found.black.key} (O)")
+        if archived.status != ArchivedGame.FINISHED or archived.winner not in ("I", "O", "-"):
+            raise EventError("that game has no result in the registry", "conflict")
+        found.result = {"I": "1-0", "O": "0-1", "-": "="}[archived.winner]
+        found.decided_by = "arbiter"
+        found.note = f"records {archived.game_id}"
+        found.save(update_fields=["result", "decided_by", "note"])
+        touch(event.pk)
+    return found
+
+
+def _uuid(value) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
+
+
 def close_event(user, event: Event) -> Event:
     _manage(user, event)
     with transaction.atomic():
