@@ -147,9 +147,15 @@ EVENT = inline_serializer("Event", {"id": serializers.IntegerField(),
                                     "rounds": serializers.ListField()})
 
 
+EVENT_LIST = inline_serializer("EventList", {
+    "results": serializers.ListField(child=serializers.DictField(),
+                                     help_text="the newest 100 events: id, name, body, status, "
+                                               "settings, arbiters")})
+
+
 class EventList(EventView):
     @extend_schema(summary="Events, newest first", operation_id="events_list",
-                   responses={200: EVENT})
+                   responses={200: EVENT_LIST})
     def get(self, request):
         events = Event.objects.select_related("body").prefetch_related("arbiters")[:100]
         return Response({"results": [event_json(e, full=False) for e in events]})
