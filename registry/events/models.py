@@ -108,7 +108,7 @@ class Pairing(models.Model):
     black = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
                               related_name="+")
     bye = models.CharField(max_length=1, blank=True)
-    result = models.CharField(max_length=2, blank=True)
+    result = models.CharField(max_length=3, blank=True)  # "1-0", "0-1", "=", "+-", ...
     game = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="event_pairing")
     decided_by = models.CharField(max_length=8, blank=True)  # "game", "arbiter", "system"
