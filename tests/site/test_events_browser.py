@@ -70,6 +70,8 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     shot(arbiter, "event-arbiter-desktop")
 
     pia = pages["pia"]
+    pia.goto(base + "/")  # the lobby, like every page, tells her that her game has started
+    assert "your game has started" in pia.inner_text("[data-testid=event-banner]")
     pia.goto(base + "/events/mine/")
     row = pia.locator("[data-testid=my-pairings-table] tbody tr").first
     text = row.inner_text()
