@@ -152,7 +152,8 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
                                "step": {"kind": "move", "from": "A7", "to": "A6"}})
     assert "adjourned" in (await receive(comm_o, "rejected"))["reason"]
     await comm_s.send_json_to({"type": "resume", "seq": "carol"})
-    assert (await receive(comm_s, "rejected"))["code"] == "spectator"
+    # from a socket that plays no side, resume is an arbiter's action (R38, R39)
+    assert (await receive(comm_s, "rejected"))["code"] == "forbidden"
 
     await _send(comm_o, {"type": "resume", "seq": "r1"})
     await _send(comm_i, {"type": "resume", "seq": "r2"})
