@@ -254,8 +254,9 @@
     }
     var d = o.detail ? " (" + o.detail + ")" : "";
     if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
-    var cause = {time: "on time", abandonment: "by abandonment"}[o.cause];
-    if (o.winner && cause) return cap(T.sideName(o.winner)) + " won " + cause + d;
+    // The same words as the pages' (play/templatetags/talu_words.py): said of the loser.
+    var cause = {time: "ran out of time", abandonment: "left the game"}[o.cause];
+    if (o.winner && cause) return cap(T.sideName(o.winner)) + " won: " + T.sideName(o.winner === "I" ? "O" : "I") + " " + cause;
     return o.text || (o.winner ? cap(T.sideName(o.winner)) + " won" : "Null game");
   }
   function cap(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }

@@ -3,7 +3,7 @@
 ann challenges ben to a custom 5+0 game; both play their opening turns (30 s each, never
 charged); then ann's 5 seconds run: her clock counts down on both boards (the running one
 highlighted, red under 10 s), nobody moves, and the server's worker flags her at the deadline:
-both pages say O won on time. The site runs as ``./dev serve`` does (``test_browser.site``).
+both pages say "Dark won: light ran out of time". The site runs as ``./dev serve`` does (``test_browser.site``).
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ def test_clock_runs_down_and_the_game_ends_on_time(site, browser, tmp_path):  # 
     ben.screenshot(path=str(tmp_path / "clock-running.png"))
 
     for page in (ann, ben):
-        expect(page.locator("#result")).to_have_text(re.compile(r"^O won on time"),
-                                                     timeout=10000)
+        expect(page.locator("#result")).to_have_text(
+            re.compile(r"^Dark won: light ran out of time"), timeout=10000)
         expect(page.locator("[data-testid=clock-I]")).to_have_text("0.0")
     ben.screenshot(path=str(tmp_path / "clock-flagged.png"))
     for ctx in (ann_ctx, ben_ctx):

@@ -84,7 +84,7 @@ def test_flag_at_deadline_with_no_socket_open(players, client):
     # the pages say why: the game page's result and the players' profiles
     alice = players[0]
     page = client.get(reverse("profile", args=[alice.player.player_id])).content.decode()
-    assert "O won on time" in page
+    assert "Dark won: light ran out of time" in page
 
 
 @pytest.mark.django_db(transaction=True)
