@@ -40,4 +40,6 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "deploy/healthcheck.py"]
 
 # `python -m` keeps /app first on sys.path (the source tree, with templates and static).
-CMD ["sh", "-c", "exec python -m daphne -b 0.0.0.0 -p \"$PORT\" --proxy-headers --websocket_connect_timeout 30 talu_site.asgi:application"]
+# No --proxy-headers: daphne would take X-Forwarded-For from whoever sent it as the client's
+# address; the site believes it only from TALU_TRUSTED_PROXIES (talu_site/clientaddr.py).
+CMD ["sh", "-c", "exec python -m daphne -b 0.0.0.0 -p \"$PORT\" --websocket_connect_timeout 30 talu_site.asgi:application"]

@@ -40,7 +40,7 @@ class LoginView(auth_views.LoginView):
     a limit, the password is not even checked."""
 
     def post(self, request, *args, **kwargs):
-        self.address = clientaddr.of_request(request)
+        self.address = clientaddr.limit_key(clientaddr.of_request(request))
         self.account = str(request.POST.get("username", ""))[:150].strip().lower()
         refusal = LOGIN_ADDRESS.over(self.address) or (
             LOGIN_ACCOUNT.over(self.account) if self.account else None)
@@ -63,7 +63,7 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # Accounts made from one address (issue 27): counted when one would be made.
-        refusal = SIGNUP_ADDRESS.hit(clientaddr.of_request(request))
+        refusal = SIGNUP_ADDRESS.hit(clientaddr.limit_key(clientaddr.of_request(request)))
         if refusal is not None:
             return _refused(request, "registration/signup.html", {"form": form}, refusal,
                             "new accounts from your address")

@@ -68,6 +68,21 @@ def client_address(peer: str | None, forwarded: str | None,
     return str(here)
 
 
+def limit_key(address: str) -> str:
+    """What a limit per address counts: the address, or for IPv6 its /64 network (one
+    household or server is given a whole /64, so counting single addresses there would let one
+    client take a new address per request)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def of_request(request) -> str:
     """The client address of a Django request."""
     from django.conf import settings

@@ -25,12 +25,24 @@ def _declared_length(request) -> int:
 
 
 class BodyLimitMiddleware:
-    """413 for a declared body over ``TALU_MAX_REQUEST_BYTES``."""
+    """413 for a declared body over ``TALU_MAX_REQUEST_BYTES``; and for the site's pages (the
+    API answers its own, field by field), 404 for a path and 400 for a query holding a NUL,
+    which no page takes and PostgreSQL's text refuses (a 500 in any view that queried with it,
+    the admin's search among them)."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
+        if not request.path.startswith("/api/"):
+            if "\x00" in request.path:
+                return render(request, "error.html", {"title": "Not found",
+                                                      "message": "No such page."}, status=404)
+            if any("\x00" in k or "\x00" in v for k, vs in request.GET.lists() for v in vs):
+                return render(request, "error.html", {
+                    "title": "Bad request",
+                    "message": "The address holds a character no page takes (NUL)."},
+                    status=400)
         limit = settings.TALU_MAX_REQUEST_BYTES
         if _declared_length(request) > limit:
             detail = TOO_LARGE.format(limit=limit)

@@ -21,6 +21,7 @@ Use::
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from dataclasses import dataclass
@@ -90,8 +91,10 @@ class Limit:
     def _key(self, key: str, rate: Rate, now: float) -> tuple[str, int]:
         window = int(now // rate.seconds)
         retry = int((window + 1) * rate.seconds - now) + 1
-        # The key is hashed by the cache backend's own key function; keep it short and plain.
-        return f"{PREFIX}:{self.name}:{window}:{key[:200]}", retry
+        # Hashed: an account name may hold anything a form lets through, and a cache key must
+        # be short and plain (Django warns of control characters, memcached refuses them).
+        ident = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        return f"{PREFIX}:{self.name}:{window}:{ident}", retry
 
     def hit(self, key: str) -> Refusal | None:
         """Count one attempt of ``key``; a :class:`Refusal` when it is over the rate."""

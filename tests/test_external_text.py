@@ -48,3 +48,13 @@ def test_client_address_believes_only_trusted_proxies():
     assert client_address("::1", "[2001:db8::1]:443", proxies) == "2001:db8::1"
     with pytest.raises(ValueError, match="nope"):
         parse_networks(["nope"])
+
+
+def test_limits_count_an_ipv6_client_by_its_64_network():
+    from talu_site.clientaddr import limit_key
+
+    assert limit_key("2001:db8:1:2:aaaa::1") == limit_key("2001:db8:1:2:bbbb::9")
+    assert limit_key("2001:db8:1:2::1") != limit_key("2001:db8:1:3::1")
+    assert limit_key("198.51.100.7") == "198.51.100.7"
+    assert limit_key("::ffff:198.51.100.7") == "198.51.100.7"
+    assert limit_key("unknown") == "unknown"

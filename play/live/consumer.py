@@ -105,7 +105,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
         self.delivery = OrderedDelivery(self._send_text, self._resync, self.spawn)
         # Handshakes per address (issue 27), before anything costs a database trip.
-        refusal = await WS_CONNECT.ahit(clientaddr.of_scope(self.scope))
+        refusal = await WS_CONNECT.ahit(clientaddr.limit_key(clientaddr.of_scope(self.scope)))
         if refusal is not None:
             await self._refuse("rate_limited",
                                refusal.message("connections from your address"),

@@ -18,7 +18,7 @@ from talu_site import clientaddr
 class _ScopedThrottle(SimpleRateThrottle):
     def get_ident(self, request) -> str:
         # Not DRF's: it believed X-Forwarded-For from anyone (issue 27, finding 3).
-        return clientaddr.of_request(request)
+        return clientaddr.limit_key(clientaddr.of_request(request))
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)

@@ -6,10 +6,14 @@ The database holds two bodies, players and rated games with records; half the ge
 requests have their path parameters replaced by ids that exist (so detail pages, records and
 histories are exercised, not only 404s) and half carry body A's token (so writes get past
 authentication into validation). Examples per operation are few and derandomized: the run is
-reproducible and takes about a minute.
+reproducible and takes about a minute. A refused write (4xx) must change nothing, and no
+request may log an ERROR (a traceback) on the server (issue 27); in the PostgreSQL run
+(``test_postgresql.py``) too.
 """
 
 from __future__ import annotations
+
+import logging
 
 import pytest
 import schemathesis
@@ -59,7 +63,7 @@ def seeded(body_a, body_b, pair, token_a, body_keys):
             "token": token_a}
 
 
-def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded):
+def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded, caplog):
     # Credentials are ours to choose (below): no generated Authorization headers or cookies.
     schema = schemathesis.from_wsgi(
         "/api/schema/?format=json", wsgi_app,
@@ -79,9 +83,16 @@ def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded):
                 case.path_parameters = {k: known.get(k, v)
                                         for k, v in case.path_parameters.items()}
             headers = dict(auth) if with_token else None
+            before = helpers.registry_state() if case.method != "GET" else None
             response = case.call(headers=headers)
             case.validate_response(response, checks=CHECKS)
+            if before is not None and response.status_code >= 400:
+                # A refused write changed nothing (issue 27).
+                assert helpers.registry_state() == before, (case.method, case.path)
             calls["count"] += 1
 
         check()
+    # Nothing the generator sent reached a traceback: any ERROR log line fails (issue 27).
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, errors[:5]
     assert calls["count"] >= EXAMPLES * len(operations) // 2

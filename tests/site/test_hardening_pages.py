@@ -78,3 +78,26 @@ def test_admin_refuses_a_misleading_name(client, django_user_model):
         "display_name": f"x{RLO}y", "player_id": "ABCDEFGHIJKLMNOPQR", "anpc": ""})
     assert response.status_code == 200 and b"bidirectional" in response.content
     assert not Player.objects.filter(player_id="ABCDEFGHIJKLMNOPQR").exists()
+
+
+@pytest.mark.parametrize("query", ["q=%00", "q=a%00b", "%00=1", "o=%00"])
+def test_a_nul_in_a_query_is_a_bad_request_even_in_the_admin(client, django_user_model, query):
+    """The admin's search queried PostgreSQL with the NUL (a 500 there)."""
+    admin = django_user_model.objects.create_superuser("root", password="pw-root-x1")
+    client.force_login(admin)
+    assert client.get(f"/admin/registry/player/?{query}").status_code == 400
+    assert client.get(f"/leaderboard/S1/?page=1&{query}").status_code == 400
+    assert client.get("/admin/registry/player/?q=ann").status_code == 200
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999999", "9223372036854775808"])
+def test_numbers_beyond_the_database_are_no_such_thing(client, players, number):
+    """An id past 64 bits in a path: no such challenge or record, not the database's error."""
+    client.force_login(players[0])
+    for action in ("accept", "cancel"):
+        response = client.post(f"/challenges/{number}/accept/".replace("accept", action))
+        assert response.status_code == 302  # back to the lobby, with the message
+    page = client.get("/", follow=True).content.decode()
+    assert "no longer open" in page
+    record = f"/games/00000000-0000-0000-0000-000000000000/stse/{number}/"
+    assert client.get(record).status_code == 404
