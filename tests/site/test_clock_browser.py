@@ -3,7 +3,8 @@
 ann challenges ben to a custom 5+0 game; both play their opening turns (30 s each, never
 charged); then ann's 5 seconds run: her clock counts down on both boards (the running one
 highlighted, red under 10 s), nobody moves, and the server's worker flags her at the deadline:
-both pages say "Dark won: light ran out of time". The site runs as ``./dev serve`` does (``test_browser.site``).
+both pages say "Dark won: light ran out of time". The site runs as ``./dev serve`` does
+(``test_browser.site``).
 """
 
 from __future__ import annotations
