@@ -31,6 +31,13 @@ class Directory(Protocol):
         """The current ratings of these accounts (the lobby's PSF marks, R47)."""
         ...
 
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        """R47 for an S3 ``user``: their ``rating``, ``anpc``, ``psf`` and, for each key of
+        ``opponents`` (an opponent's rating), ``against[key]`` = ``expected`` rating after a
+        game at aNPc, its ``change`` and whether the opponent is ``below`` the PSF. None for
+        anyone else: S1/S2 players see nothing S3-specific."""
+        ...
+
     def game_started(self, game: Any) -> None:
         """A game was created (in the caller's transaction): its registry entry and records."""
         ...
@@ -65,6 +72,9 @@ class _AccountsOnly:
 
     def ratings_of(self, user_ids: Any) -> dict[int, int]:
         return {pk: 0 for pk in user_ids}
+
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        return None
 
     def game_started(self, game: Any) -> None:
         return None

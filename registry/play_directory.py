@@ -11,10 +11,11 @@ from typing import Any
 
 from django.urls import reverse
 
+from play.lobby.pool_pairing import FLOOR_SLACK
 from registry import arbiters, services
 from registry.models import Player
 from registry.scoring import strata
-from registry.scoring.psf import default_anpc, performance_safety_floor
+from registry.scoring.psf import default_anpc, expected_rating, performance_safety_floor
 
 
 class RegistryDirectory:
@@ -38,6 +39,21 @@ class RegistryDirectory:
         found = dict(Player.objects.filter(user_id__in=list(user_ids)).values_list(
             "user_id", "rating"))
         return {pk: found.get(pk, strata.START_RATING) for pk in user_ids}
+
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        if user is None or not user.is_authenticated:
+            return None
+        st = self.standing(user)
+        if st["psf"] is None:
+            return None
+        rating, anpc, psf = st["rating"], st["anpc"], st["psf"]
+        against = {}
+        for key, opp in opponents.items():
+            expected = expected_rating(rating, opp, anpc)
+            against[key] = {"opponent": opp, "expected": expected, "change": expected - rating,
+                            "below": opp < psf - FLOOR_SLACK}
+        return {"rating": rating, "anpc": anpc, "psf": psf, "psf_shown": round(psf),
+                "against": against}
 
     def game_started(self, game: Any) -> None:
         services.write_game_entry(game)

@@ -11,6 +11,7 @@ left in between, or was paired by another worker, is simply not there: the pair 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,7 +26,13 @@ from play import conf, ports
 from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.lifecycle import StartError, start_game
-from play.lobby.pool_pairing import Seeker, acceptable_range, in_range, pair_wave
+from play.lobby.pool_pairing import (
+    FLOOR_SLACK,
+    Seeker,
+    acceptable_range,
+    in_range,
+    pair_wave,
+)
 from play.models import Game, Pool, PoolEntry
 from talu_site import ratelimit
 
@@ -133,7 +140,24 @@ def state(user, now: datetime | None = None) -> dict[str, Any]:
         "players_waiting": others.count() + 1,
         "in_range": in_range(me, [seeker_of(o) for o in others]),
     })
+    hint = _range_hint(user, entry)
+    if hint is not None:
+        out["psf"] = hint
     return out
+
+
+def _range_hint(user, entry: PoolEntry) -> dict[str, Any] | None:
+    """R47 for an S3 player: their PSF, and the expected rating change at their aNPc against
+    the weakest opponent their range takes now (never below the PSF when they opted in)."""
+    lowest = max(0, entry.rating - acceptable_range(entry.waves))
+    if entry.floor is not None:
+        lowest = max(lowest, math.ceil(entry.floor - FLOOR_SLACK))
+    hints = ports.directory().psf_hints(user, {"lowest": lowest})
+    if hints is None:
+        return None
+    low = hints["against"]["lowest"]
+    return {"psf": hints["psf_shown"], "anpc": round(hints["anpc"], 3), "lowest": lowest,
+            "expected": low["expected"], "change": low["change"], "below": low["below"]}
 
 
 def pool_counts() -> dict[int, int]:

@@ -1,5 +1,8 @@
-/* The lobby: open a game of ours as soon as one starts (our challenge was accepted).
- * A static file (no inline script: the site's Content-Security-Policy forbids them). */
+/* The lobby: open a game of ours as soon as one starts (our challenge was accepted, or the
+ * quick-pairing pool paired us), and keep the pool's counts and our wait up to date.
+ * Joining and cancelling stay on the page (fetch); leaving the page while waiting takes us out
+ * of the pool at once (a beacon). A static file (no inline script: the site's
+ * Content-Security-Policy forbids them). */
 (function () {
   "use strict";
   var me = document.getElementById("lobby-script");
@@ -7,13 +10,111 @@
   if (!me || !ids) return;
   var known = JSON.parse(ids.textContent);
   var url = me.dataset.stateUrl;
+  var joinForm = document.getElementById("pool-form");
+  var leaveForm = document.getElementById("pool-leave");
+  var box = document.getElementById("pairing");
+  var variant = document.getElementById("id_pool_variant");
+  var pools = [];
+  var waiting = box && !box.hidden;
+  var timer = null;
+
+  function text(sel, value) {
+    var el = box.querySelector(sel);
+    if (el) el.textContent = value;
+  }
+
+  function minutes(s) {
+    var m = Math.floor(s / 60), r = s % 60;
+    return m + ":" + (r < 10 ? "0" : "") + r;
+  }
+
+  function showCounts() {
+    if (!joinForm) return;
+    joinForm.querySelectorAll("button[data-tc]").forEach(function (b) {
+      var p = pools.filter(function (q) {
+        return q.variant === variant.value && q.time_control === b.dataset.tc &&
+          (q.rated ? "1" : "0") === b.dataset.rated;
+      })[0];
+      var c = b.querySelector("[data-count]");
+      if (p && c) c.textContent = p.waiting + " waiting";
+    });
+  }
+
+  function showPairing(p) {
+    if (!box) return;
+    waiting = p.status === "waiting";
+    box.hidden = !waiting;
+    if (!waiting) return;
+    text("[data-pool-label]", p.pool.variant + " " + p.pool.time + " " +
+      (p.pool.rated ? "rated" : "freeplay"));
+    text("[data-waited]", minutes(p.waited_seconds));
+    text("[data-in-range]", p.in_range);
+    text("[data-range]", p.range);
+    text("[data-players]", p.players_waiting);
+    var hint = box.querySelector("[data-psf-hint]");
+    if (hint) {
+      hint.hidden = !p.psf;
+      if (p.psf) {
+        hint.textContent = "Your PSF is ~" + p.psf.psf + " (aNPc " + p.psf.anpc + "). " +
+          "Against the weakest opponent your range takes now (" + p.psf.lowest + "), a game " +
+          "at your aNPc: " + (p.psf.change > 0 ? "+" : "") + p.psf.change + ".";
+      }
+    }
+  }
+
+  function show(d) {
+    var fresh = d.my_games.filter(function (g) { return known.indexOf(g.id) < 0; });
+    if (fresh.length) { waiting = false; window.location.href = fresh[0].url; return true; }
+    known = d.my_games.map(function (g) { return g.id; });
+    pools = d.pools || pools;
+    showCounts();
+    if (d.pairing) showPairing(d.pairing);
+    return false;
+  }
+
   function poll() {
+    clearTimeout(timer);
     fetch(url, {credentials: "same-origin"}).then(function (r) { return r.json(); })
+      .then(function (d) { if (show(d)) return; schedule(); })
+      .catch(schedule);
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(poll, waiting ? 1000 : 3000);
+  }
+
+  function post(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
+                               headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
       .then(function (d) {
-        var fresh = d.my_games.filter(function (g) { return known.indexOf(g.id) < 0; });
-        if (fresh.length) { window.location.href = fresh[0].url; return; }
-        known = d.my_games.map(function (g) { return g.id; });
-      }).catch(function () {}).finally(function () { setTimeout(poll, 1500); });
+        var note = document.getElementById("pool-message");
+        if (note) note.textContent = d.ok ? "" : d.message;
+        if (d.pairing) showPairing(d.pairing);
+        poll();
+      });
+  }
+
+  if (joinForm) {
+    joinForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      post(joinForm, e.submitter);
+    });
+    variant.addEventListener("change", showCounts);
+  }
+  if (leaveForm) {
+    leaveForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      post(leaveForm);
+    });
+    window.addEventListener("pagehide", function () {
+      if (waiting && navigator.sendBeacon) {
+        navigator.sendBeacon(me.dataset.leaveUrl, new FormData(leaveForm));
+      }
+    });
   }
   poll();
 })();
