@@ -18,8 +18,9 @@ A pair is acceptable when
   other below it: that bound never widens, however long they wait (R47).
 
 For speed on a large pool each player is offered only their :data:`NEIGHBOURS` nearest
-acceptable players on each side in rating order (the cheapest partners; a pool of up to
-2 x NEIGHBOURS + 1 players is matched exactly).
+acceptable players above them in rating order (the cheapest partners), and a pool of more than
+:data:`PARTITION` players is matched in rating bands (``pair_wave``): a pool of up to
+NEIGHBOURS + 1 players is matched exactly, a larger one nearly so (``benchmarks/bench_pool.py``).
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ WIDEN_PER_WAVE = 50
 #: PSF is a float (R27: 1800 x (2/1.2 - 1) is 1200.0000000000002): an opponent at the floor
 #: exactly (APc = 1, no loss) is not below it.
 FLOOR_SLACK = 1e-6
-#: Candidate partners per player on each side in rating order (see the module's docstring).
-NEIGHBOURS = 24
+#: Candidate partners per player above them in rating order (see the module's docstring).
+NEIGHBOURS = 12
+#: Players matched at once at most: a larger pool is matched in rating bands (``pair_wave``).
+PARTITION = 120
 
 
 class PoolPairingError(ValueError):
@@ -99,51 +102,59 @@ def in_range(me: Seeker, others: Sequence[Seeker]) -> int:
 
 def _edges(players: Sequence[Seeker]) -> list[tuple[int, int, int]]:
     """(u, v, cost) for the acceptable pairs, ``players`` sorted by rating: each player's
-    nearest acceptable partners on either side, scanning outward no farther than their range."""
+    nearest acceptable partners above them, scanning no farther than their range (a pair is
+    found from its lower-rated player; the other's range is checked by :func:`accepts`)."""
     ratings = [p.rating for p in players]
-    edges: dict[tuple[int, int], int] = {}
+    edges = []
     for u, a in enumerate(players):
-        reach = acceptable_range(a.waves)
-        hi = bisect.bisect_right(ratings, a.rating + reach)
+        hi = bisect.bisect_right(ratings, a.rating + acceptable_range(a.waves), lo=u + 1)
         found = 0
-        for v in range(u + 1, hi):  # upward; downward is the other player's upward scan
-            if accepts(a, players[v]):
-                edges[(u, v)] = cost(a, players[v])
+        for v in range(u + 1, hi):
+            b = players[v]
+            if accepts(a, b):
+                edges.append((u, v, b.rating - a.rating))
                 found += 1
                 if found >= NEIGHBOURS:
                     break
-        lo = bisect.bisect_left(ratings, a.rating - reach)
-        found = 0
-        for v in range(u - 1, lo - 1, -1):
-            if accepts(a, players[v]):
-                edges.setdefault((v, u), cost(a, players[v]))
-                found += 1
-                if found >= NEIGHBOURS:
-                    break
-    return [(u, v, c) for (u, v), c in edges.items()]
+    return edges
 
 
-def pair_wave(pool: Sequence[Seeker]) -> Wave:
-    """R47: the pairs of one wave: a maximum number of acceptable pairs, of minimum total cost.
-    Every player is in at most one pair; the unpaired wait for the next wave."""
-    keys = [p.key for p in pool]
-    if len(set(keys)) != len(keys):
-        raise PoolPairingError("a player is in the pool twice")
-    players = sorted(pool, key=lambda p: (p.rating, p.key))
+def _match(players: Sequence[Seeker]) -> list[tuple[int, int]]:
+    """The minimum-cost maximum matching of ``players`` (sorted by rating), as index pairs."""
     edges = _edges(players)
     if not edges:
-        return Wave((), 0)
+        return []
     big = max(c for _, _, c in edges) + 1  # every weight positive
     graph = rx.PyGraph()
     graph.add_nodes_from(range(len(players)))
     graph.add_edges_from([(u, v, big - c) for u, v, c in edges])
     matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-    pairs = []
-    total = 0
-    for u, v in matched:
-        u, v = min(u, v), max(u, v)
-        total += cost(players[u], players[v])
-        pairs.append((players[u].key, players[v].key))
-    rating = {p.key: p.rating for p in players}
-    pairs.sort(key=lambda kv: (rating[kv[0]], kv))
-    return Wave(tuple(pairs), total)
+    return [(min(u, v), max(u, v)) for u, v in matched]
+
+
+def pair_wave(pool: Sequence[Seeker]) -> Wave:
+    """R47: the pairs of one wave: a maximum number of acceptable pairs, of minimum total cost.
+    Every player is in at most one pair; the unpaired wait for the next wave.
+
+    A pool larger than :data:`PARTITION` is matched in rating bands of that many players (the
+    blossom matching is cubic: 2,000 players at once take seconds), then the players each band
+    left unpaired are matched together, so a pair across a band's edge is still found."""
+    keys = [p.key for p in pool]
+    if len(set(keys)) != len(keys):
+        raise PoolPairingError("a player is in the pool twice")
+    players = sorted(pool, key=lambda p: (p.rating, p.key))
+    found: list[tuple[Seeker, Seeker]] = []
+    if len(players) <= PARTITION:
+        found = [(players[u], players[v]) for u, v in _match(players)]
+    else:
+        left: list[Seeker] = []
+        for start in range(0, len(players), PARTITION):
+            band = players[start:start + PARTITION]
+            pairs = _match(band)
+            found += [(band[u], band[v]) for u, v in pairs]
+            taken = {k for pair in pairs for k in pair}
+            left += [p for k, p in enumerate(band) if k not in taken]
+        found += [(left[u], left[v]) for u, v in _match(left)]
+    found.sort(key=lambda ab: (ab[0].rating, ab[0].key))
+    return Wave(tuple((a.key, b.key) for a, b in found),
+                sum(cost(a, b) for a, b in found))
