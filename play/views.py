@@ -17,6 +17,7 @@ from play.commands import arbiter as arbiter_commands
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
+from play.live import lobby as lobby_live
 from play.live.delivery import wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
@@ -98,6 +99,11 @@ def lobby_state(request):
     return JsonResponse(data)
 
 
+def _lobby_changed() -> None:
+    """Every lobby page, on every process, refreshes now (``play.live.lobby``)."""
+    async_to_sync(lobby_live.notify)()
+
+
 def _answer(request, ok: bool, text: str):
     """The lobby's script asks for JSON (it stays on the page); a plain form gets the lobby."""
     if request.headers.get("Accept", "").startswith("application/json"):
@@ -120,6 +126,7 @@ def pool_join(request):
         return _answer(request, False, str(err))
     if pool.is_large(entry.pool_id):
         async_to_sync(wake_worker)()
+    _lobby_changed()
     return _answer(request, True, f"Looking for an opponent: {entry.pool.variant} "
                                   f"{entry.pool.time_label} "
                                   f"{'rated' if entry.pool.rated else 'freeplay'}.")
@@ -130,6 +137,7 @@ def pool_join(request):
 def pool_leave(request):
     """Cancel, or the lobby page left (its script sends this as a beacon): out at once."""
     if pool.leave(request.user):
+        _lobby_changed()
         return _answer(request, True, "You left the pool.")
     return _answer(request, False, "You are not waiting in a pool.")
 
@@ -147,6 +155,7 @@ def challenge_new(request):
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
     else:
+        _lobby_changed()
         messages.success(request, "Challenge opened. The game starts when it is accepted.")
     return redirect("lobby")
 
@@ -177,6 +186,7 @@ def challenge_accept(request, pk: int):
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
         return redirect("lobby")
+    _lobby_changed()  # the challenger's lobby opens the game; everyone's loses the challenge
     return redirect("game", game.uuid)
 
 
@@ -187,6 +197,8 @@ def challenge_cancel(request, pk: int):
         challenges.cancel_challenge(request.user, pk)
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
+    else:
+        _lobby_changed()
     return redirect("lobby")
 
 

@@ -218,8 +218,8 @@ def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
     return game
 
 
-def run_wave(pool: Pool, now: datetime | None = None,
-             rng: random.Random | None = None) -> list[Pairing] | None:
+def run_wave(pool: Pool, now: datetime | None = None, rng: random.Random | None = None,
+             waited: list[int] | None = None) -> list[Pairing] | None:
     """One wave of ``pool`` (R47), if this caller wins its claim (None when another did).
     The players left waiting have waited one more wave."""
     now = now or timezone.now()
@@ -234,6 +234,8 @@ def run_wave(pool: Pool, now: datetime | None = None,
         if game is not None:
             started.append(Pairing(str(game.uuid), (int(a), int(b))))
     paired = {u for p in started for u in p.users}
+    if waited is not None:
+        waited.extend(e.user_id for e in entries if e.user_id not in paired)
     PoolEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id not in paired],
                              status=PoolEntry.WAITING).update(waves=F("waves") + 1)
     return started
@@ -250,9 +252,11 @@ def due_pools(now: datetime | None = None) -> list[Pool]:
             if (p.wave_at is None or p.wave_at <= since or p.n >= conf.pool_large())]
 
 
-def run_due_waves(now: datetime | None = None) -> list[Pairing]:
-    """Every due wave this caller wins; the games they started."""
+def run_due_waves(now: datetime | None = None,
+                  waited: list[int] | None = None) -> list[Pairing]:
+    """Every due wave this caller wins; the games they started (and in ``waited`` the
+    accounts left waiting, whose range has just widened)."""
     started: list[Pairing] = []
     for pool in due_pools(now):
-        started.extend(run_wave(pool, now) or [])
+        started.extend(run_wave(pool, now, waited=waited) or [])
     return started

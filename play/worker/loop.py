@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from play import conf, gameview
 from play.computer.mover import Mover
+from play.live import lobby as lobby_live
 from play.live.delivery import (
     WORKER_GROUP,
     announce,
@@ -89,12 +90,12 @@ def _flags_in_thread(notices_too: bool = False
         close_old_connections()
 
 
-def _waves_in_thread() -> list[pool.Pairing]:
+def _waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
     """The quick-pairing pools' due waves (R47, ``play.lobby.pool``) on one of the loop's
-    threads; the games they started."""
+    threads; the games they started (the accounts left waiting into ``waited``)."""
     close_old_connections()
     try:
-        return pool.run_due_waves()
+        return pool.run_due_waves(waited=waited)
     finally:
         close_old_connections()
 
@@ -168,13 +169,17 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        waited: list[int] = []
         try:
-            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)()
+            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
         except Exception:  # the database away: the pools wait for the next round
             log.warning("worker: the pool's waves failed", exc_info=True)
             pairings = []
         for pairing in pairings:
             await announce_pairing(pairing)
+        if pairings or done or flags:  # live games and pool counts changed (play.live.lobby)
+            await lobby_live.notify()
+        await lobby_live.notify_users(waited)
         try:
             await self.computer.round()
         except Exception:  # the database away: the claims wait for the next round

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from play.games.registry import VARIANT_NAMES
+from play.live import lobby as lobby_live
 from play.live.delivery import wake_worker
 from play.lobby import pool
 from registry.api.errors import Conflict
@@ -98,6 +99,7 @@ class MyPairing(APIView):
             raise exceptions.ValidationError({"non_field_errors": [str(err)]}) from None
         if pool.is_large(entry.pool_id):
             async_to_sync(wake_worker)()
+        async_to_sync(lobby_live.notify)()
         return Response(pool.state(request.user), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Leave the pool at once", responses={204: None, 409: ERROR})
@@ -105,4 +107,5 @@ class MyPairing(APIView):
         if not pool.leave(request.user):
             raise Conflict("You are not waiting in a pool (a game may have started: read "
                            "your pairing state).")
+        async_to_sync(lobby_live.notify)()
         return Response(status=status.HTTP_204_NO_CONTENT)

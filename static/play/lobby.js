@@ -1,5 +1,7 @@
 /* The lobby: open a game of ours as soon as one starts (our challenge was accepted, or the
  * quick-pairing pool paired us), and keep the pool's counts and our wait up to date.
+ * Live over the lobby's websocket (/ws/lobby/, play/live/lobby.py): "changed" makes us fetch
+ * the lobby's state once, "paired" opens our game; without the socket we poll instead.
  * Joining and cancelling stay on the page (fetch); leaving the page while waiting takes us out
  * of the pool at once (a beacon). A static file (no inline script: the site's
  * Content-Security-Policy forbids them). */
@@ -17,6 +19,9 @@
   var pools = [];
   var waiting = box && !box.hidden;
   var timer = null;
+  var live = false;  // the lobby socket is open: no polling, only a slow safety refresh
+  var waited = null;  // seconds waited at the last state, and when it came
+  var waitedAt = 0;
 
   function text(sel, value) {
     var el = box.querySelector(sel);
@@ -47,6 +52,8 @@
     if (!waiting) return;
     text("[data-pool-label]", p.pool.variant + " " + p.pool.time + " " +
       (p.pool.rated ? "rated" : "freeplay"));
+    waited = p.waited_seconds;
+    waitedAt = Date.now();
     text("[data-waited]", minutes(p.waited_seconds));
     text("[data-in-range]", p.in_range);
     text("[data-range]", p.range);
@@ -81,8 +88,39 @@
 
   function schedule() {
     clearTimeout(timer);
-    timer = setTimeout(poll, waiting ? 1000 : 3000);
+    timer = setTimeout(poll, live ? 30000 : (waiting ? 1000 : 3000));
   }
+
+  var soon = null;
+  function refreshSoon() {  // many pages hear one change: spread their fetches a little
+    if (soon) return;
+    soon = setTimeout(function () { soon = null; poll(); }, 50 + Math.random() * 250);
+  }
+
+  function connect() {
+    if (!window.WebSocket) return;
+    var ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
+                           location.host + "/ws/lobby/");
+    ws.onopen = function () { live = true; document.body.dataset.lobbyLive = "1"; poll(); };
+    ws.onmessage = function (e) {
+      var m;
+      try { m = JSON.parse(e.data); } catch (err) { return; }
+      if (m.type === "paired" && m.url) { waiting = false; window.location.href = m.url; }
+      else if (m.type === "changed") refreshSoon();
+    };
+    ws.onclose = function () {
+      live = false;
+      delete document.body.dataset.lobbyLive;
+      schedule();
+      setTimeout(connect, 5000);
+    };
+  }
+
+  setInterval(function () {  // the wait ticks on between two states
+    if (waiting && waited !== null && box) {
+      text("[data-waited]", minutes(waited + Math.floor((Date.now() - waitedAt) / 1000)));
+    }
+  }, 1000);
 
   function post(form, submitter) {
     var data = new FormData(form);
@@ -117,4 +155,5 @@
     });
   }
   poll();
+  connect();
 })();
