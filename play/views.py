@@ -28,6 +28,8 @@ def _with_psf_marks(user, open_challenges) -> tuple[list, dict | None]:
     at the viewer's aNPc against them, and whether they are below the viewer's PSF (in
     ``c.psf``); nothing for S1/S2 viewers."""
     found = list(open_challenges)
+    for c in found:
+        c.psf = None
     if not user.is_authenticated:
         return found, None
     directory = ports.directory()
@@ -49,6 +51,7 @@ def lobby(request):
         "pools": [p for p in pool.pool_listing() if p["variant"] == "standard"],
         "pool_variants": [name for name, _ in ChallengeForm.base_fields["variant"].choices],
         "pairing": pool.state(user),
+        "my_game_ids": [],
         "live": gameview.live_games(),
         "finished": Game.objects.filter(status=Game.FINISHED)
         .select_related("player_i", "player_o").order_by("-finished")[:10],

@@ -64,17 +64,77 @@
       if (p.psf) {
         hint.textContent = "Your PSF is ~" + p.psf.psf + " (aNPc " + p.psf.anpc + "). " +
           "Against the weakest opponent your range takes now (" + p.psf.lowest + "), a game " +
-          "at your aNPc: " + (p.psf.change > 0 ? "+" : "") + p.psf.change + ".";
+          "at your aNPc changes your rating by " + (p.psf.change > 0 ? "+" : "") + p.psf.change + ".";
       }
     }
   }
 
+  function el(tag, text, attrs) {
+    var e = document.createElement(tag);
+    if (text) e.textContent = text;
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+
+  function list(id, items, empty, render) {
+    var ul = document.getElementById(id);
+    if (!ul) return;
+    while (ul.firstChild) ul.removeChild(ul.firstChild);
+    if (!items.length) { ul.appendChild(el("li", empty, {"class": "hint"})); return; }
+    items.forEach(function (item) { ul.appendChild(render(item)); });
+  }
+
+  function challengeItem(c) {  // as templates/play/lobby.html renders one
+    var li = el("li", c.creator + " · " + c.variant + " · ");
+    li.appendChild(el("span", c.time, {"data-testid": "time"}));
+    li.appendChild(document.createTextNode(" · " + (c.rated ? "rated" : "freeplay")));
+    if (c.opponent) {
+      li.appendChild(document.createTextNode(" · "));
+      li.appendChild(el("strong", "for you"));
+    }
+    if (c.psf) {
+      var hint = el("span", c.psf.opponent + " ", {"data-testid": "psf-" + c.creator});
+      if (c.psf.below) hint.appendChild(el("strong", "below your PSF", {"class": "psf-below"}));
+      hint.appendChild(document.createTextNode(" · at your aNPc " +
+        (c.psf.change > 0 ? "+" : "") + c.psf.change));
+      li.appendChild(document.createTextNode(" · "));
+      li.appendChild(hint);
+    }
+    var token = document.querySelector("input[name=csrfmiddlewaretoken]");
+    if (token && me.dataset.acceptUrl) {
+      var form = el("form", "", {method: "post", "class": "inline",
+                                 action: me.dataset.acceptUrl.replace("/0/", "/" + c.id + "/")});
+      form.appendChild(el("input", "", {type: "hidden", name: "csrfmiddlewaretoken",
+                                        value: token.value}));
+      form.appendChild(el("button", "Accept", {type: "submit",
+                                               "data-testid": "accept-" + c.creator}));
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(form);
+    }
+    return li;
+  }
+
+  function liveItem(g) {
+    var li = el("li");
+    li.appendChild(el("a", g.I + " (light) vs " + g.O + " (dark)",
+                      {href: g.url, "data-testid": "watch"}));
+    li.appendChild(document.createTextNode(" · " + g.variant + " · " + g.time + " · " +
+                                           (g.rated ? "rated" : "freeplay")));
+    return li;
+  }
+
+  var first = true;  // the page as rendered is fresh: keep its lists until something changes
   function show(d) {
     var fresh = d.my_games.filter(function (g) { return known.indexOf(g.id) < 0; });
     if (fresh.length) { waiting = false; window.location.href = fresh[0].url; return true; }
     known = d.my_games.map(function (g) { return g.id; });
     pools = d.pools || pools;
     showCounts();
+    if (!first) {
+      list("challenges", d.challenges, "None right now.", challengeItem);
+      list("live", d.live, "No live games.", liveItem);
+    }
+    first = false;
     if (d.pairing) showPairing(d.pairing);
     return false;
   }

@@ -45,6 +45,12 @@ def test_two_players_press_the_same_button_and_land_in_one_game(site, browser):
 
     for page in (ann, ben):  # the lobby's websocket is open (the CSP lets it): no polling
         expect(page.locator("body")).to_have_attribute("data-lobby-live", "1")
+    # the lobby lives: ann's new challenge appears in ben's lobby without a reload
+    ann.fill("#id_opponent", "")
+    ann.click("#challenge-form button[type=submit]")
+    expect(ben.locator("[data-testid=accept-ann]")).to_be_visible(timeout=10000)
+    ann.click("form[action$='/cancel/'] button")  # and goes when she cancels it
+    expect(ben.locator("[data-testid=accept-ann]")).to_have_count(0, timeout=10000)
     ann.click(BUTTON)
     expect(ann.locator("#pairing")).to_be_visible()
     wait_text(ann, "#pairing", "3+2 rated")

@@ -87,6 +87,9 @@ def test_nothing_s3_specific_for_s1_and_s2_players(client, make_user):
     _rate(s2, 900, 2)
     _rate(strong, 1800, 3, anpc=1.2)
     challenges.open_challenge(strong, time_control=BLITZ)
+    anonymous = client.get(reverse("lobby_state")).json()  # a visitor: no marks, no error
+    assert anonymous["challenges"][0]["creator"] == "strong"
+    assert "psf" not in anonymous["challenges"][0] and anonymous["pairing"]["status"] == "idle"
     for user in (s1, s2):
         client.force_login(user)
         page = client.get(reverse("lobby")).content.decode()
