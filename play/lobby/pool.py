@@ -26,14 +26,16 @@ from play import conf, ports
 from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.lifecycle import StartError, start_game
+from play.lobby import challenges
 from play.lobby.pool_pairing import (
     FLOOR_SLACK,
     Seeker,
     acceptable_range,
+    accepts,
     in_range,
     pair_wave,
 )
-from play.models import Game, Pool, PoolEntry
+from play.models import Challenge, Game, Pool, PoolEntry
 from talu_site import ratelimit
 
 #: The pools' time controls: the real-time presets (issue 20); correspondence and untimed games
@@ -87,10 +89,38 @@ def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
     if psf_only and standing["psf"] is None:
         raise PoolError("the PSF bound is for S3 players (R27): you are paired by rating alone")
     floor = standing["psf"] if psf_only else None
+    me = Seeker(str(user.pk), standing["rating"], 0, floor,
+                None if (last := _last_opponent_id(user)) is None else str(last))
+    game = _take_fitting_challenge(user, pool, me)
     with transaction.atomic():
         PoolEntry.objects.filter(user=user).delete()
-        return PoolEntry.objects.create(pool=pool, user=user, rating=standing["rating"],
-                                        floor=floor, last_opponent_id=_last_opponent_id(user))
+        return PoolEntry.objects.create(
+            pool=pool, user=user, rating=standing["rating"], floor=floor,
+            last_opponent_id=last, status=PoolEntry.WAITING if game is None else PoolEntry.PAIRED,
+            game=game)
+
+
+def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
+    """R47: an open challenge to anyone that fits the pool (same variant, time control and
+    kind) from a player the pool would pair ``user`` with now is accepted instead of waiting:
+    the closest in rating first. A challenger who is waiting in a pool themselves is left to
+    the waves (one player, one game)."""
+    fitting = list(Challenge.objects.filter(
+        status=Challenge.OPEN, opponent__isnull=True, variant=pool.variant,
+        time_control=pool.time_control, rated=pool.rated).exclude(creator=user).exclude(
+        creator__pool_entry__status=PoolEntry.WAITING).order_by("created")[:50])
+    if not fitting:
+        return None
+    ratings = ports.directory().ratings_of({c.creator_id for c in fitting})
+    candidates = sorted(
+        (c for c in fitting if accepts(me, Seeker(str(c.creator_id), ratings[c.creator_id]))),
+        key=lambda c: abs(ratings[c.creator_id] - me.rating))
+    for challenge in candidates:
+        try:
+            return challenges.accept_challenge(user, challenge.pk)
+        except challenges.ChallengeError:  # taken or cancelled meanwhile: the next one
+            continue
+    return None
 
 
 def leave(user) -> bool:

@@ -180,3 +180,23 @@ def test_api_joins_are_rate_limited(client, make_user, settings):
     url = reverse("api:pool-me")
     assert client.post(url, {}, content_type="application/json").status_code == 201
     assert client.post(url, {}, content_type="application/json").status_code == 429
+
+
+def test_an_open_challenge_that_fits_is_taken_instead_of_waiting(make_user):
+    from play.lobby import challenges
+    from play.models import Challenge
+
+    host, far_host, named_host, joiner = (make_user(n) for n in ("host", "far", "named",
+                                                                  "joiner"))
+    _s3(far_host, 1800)  # out of a newcomer's range (250 +- 100)
+    challenges.open_challenge(far_host, time_control=BLITZ)
+    challenges.open_challenge(named_host, time_control=BLITZ, opponent="host")  # not for joiner
+    challenges.open_challenge(host, time_control="fischer 600+5")  # another pool
+    fits = challenges.open_challenge(host, time_control=BLITZ)
+    entry = pool.join(joiner, "standard", BLITZ, rated=True)
+    assert entry.status == PoolEntry.PAIRED
+    game = _games_of(joiner).get()
+    assert {game.player_i, game.player_o} == {host, joiner}
+    assert Challenge.objects.get(pk=fits.pk).game == game
+    assert pool.state(joiner)["game"]["id"] == str(game.uuid)
+    assert Challenge.objects.filter(status=Challenge.OPEN).count() == 3
