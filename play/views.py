@@ -21,6 +21,7 @@ from play.live import lobby as lobby_live
 from play.live.delivery import wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
+from play.templatetags.players import player as player_name
 
 
 def _with_psf_marks(user, open_challenges) -> tuple[list, dict | None]:
@@ -88,7 +89,7 @@ def lobby_state(request):
         "pairing": pool.state(user),
         "live": [
             {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]), "variant": g.variant,
-             "I": g.player_i.get_username(), "O": g.player_o.get_username(), "rated": g.rated,
+             "I": player_name(g.player_i), "O": player_name(g.player_o), "rated": g.rated,
              "time": time_label(g.time_control)}
             for g in gameview.live_games()
         ],
