@@ -200,3 +200,44 @@ def test_an_open_challenge_that_fits_is_taken_instead_of_waiting(make_user):
     assert Challenge.objects.get(pk=fits.pk).game == game
     assert pool.state(joiner)["game"]["id"] == str(game.uuid)
     assert Challenge.objects.filter(status=Challenge.OPEN).count() == 3
+
+
+def test_200_players_joining_and_leaving_under_two_workers(django_user_model):
+    """200 players join and leave at random between waves run by two workers that read the
+    pools at the same time (one wins each claim, the other's stale wave does nothing): every
+    game has two players who were both waiting, nobody is in two games, nobody who left is
+    paired afterwards or still in the pool."""
+    rng = random.Random(2023)
+    users = django_user_model.objects.bulk_create(
+        [django_user_model(username=f"sim{i}") for i in range(200)])
+    waiting: set[int] = set()
+    left: set[int] = set()
+    for step in range(40):
+        for u in rng.sample(users, 15):
+            if u.pk in waiting and rng.random() < 0.4:
+                pool.leave(u)
+                waiting.discard(u.pk)
+                left.add(u.pk)
+            elif u.pk not in waiting and not _games_of(u).exists():
+                pool.join(u, "standard", BLITZ, rated=step % 2 == 0)
+                waiting.add(u.pk)
+                left.discard(u.pk)
+        seen = list(Pool.objects.all())  # both workers read the pools now
+        stale = list(Pool.objects.all())
+        for first, second in zip(seen, stale, strict=True):
+            started = pool.run_wave(first, rng=rng) or []
+            assert pool.run_wave(second, rng=rng) is None
+            for pairing in started:
+                assert set(pairing.users) <= waiting
+                waiting -= set(pairing.users)
+    games = list(Game.objects.all())
+    assert games
+    players = [p for g in games for p in (g.player_i_id, g.player_o_id)]
+    assert len(players) == len(set(players))  # nobody in two games
+    assert not set(players) & left
+    still = set(PoolEntry.objects.filter(status=PoolEntry.WAITING).values_list("user_id",
+                                                                               flat=True))
+    assert still == waiting and not still & left
+    paired = set(PoolEntry.objects.filter(status=PoolEntry.PAIRED).values_list("user_id",
+                                                                               flat=True))
+    assert paired == set(players)
