@@ -80,12 +80,14 @@ class MyPairing(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(summary="Your pairing state", responses={200: PairingStateSerializer})
+    @extend_schema(summary="Your pairing state",
+                   responses={200: PairingStateSerializer, 401: ERROR, 403: ERROR})
     def get(self, request):
         return Response(pool.state(request.user))
 
     @extend_schema(summary="Join a pool (leaves any other)", request=JoinSerializer,
-                   responses={201: PairingStateSerializer, 400: ERROR, 429: ERROR})
+                   responses={201: PairingStateSerializer, 400: ERROR, 401: ERROR, 403: ERROR,
+                              429: ERROR})
     def post(self, request):
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["Expected a JSON object."]})
@@ -102,7 +104,8 @@ class MyPairing(APIView):
         async_to_sync(lobby_live.notify)()
         return Response(pool.state(request.user), status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Leave the pool at once", responses={204: None, 409: ERROR})
+    @extend_schema(summary="Leave the pool at once",
+                   responses={204: None, 401: ERROR, 403: ERROR, 409: ERROR})
     def delete(self, request):
         if not pool.leave(request.user):
             raise Conflict("You are not waiting in a pool (a game may have started: read "
