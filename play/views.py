@@ -7,7 +7,7 @@ from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -140,8 +140,12 @@ def pool_join(request):
 @require_POST
 def pool_leave(request):
     """Cancel, or the lobby page left (its script sends this as a beacon): out at once."""
-    if pool.leave(request.user):
+    left = pool.leave(request.user)
+    if left:
         _lobby_changed()
+    if request.POST.get("beacon"):  # the page is gone: nobody to tell, no message for later
+        return HttpResponse(status=204)
+    if left:
         return _answer(request, True, "You left the pool.")
     return _answer(request, False, "You are not waiting in a pool.")
 

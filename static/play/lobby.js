@@ -210,7 +210,9 @@
     });
     window.addEventListener("pagehide", function () {
       if (waiting && navigator.sendBeacon) {
-        navigator.sendBeacon(me.dataset.leaveUrl, new FormData(leaveForm));
+        var data = new FormData(leaveForm);
+        data.append("beacon", "1");  // no message kept for the next page
+        navigator.sendBeacon(me.dataset.leaveUrl, data);
       }
     });
   }

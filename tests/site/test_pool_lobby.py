@@ -45,6 +45,12 @@ def test_quick_pairing_buttons_join_and_cancel(client, make_user):
     assert row["waiting"] == 1
     assert client.post(reverse("pool_leave"), **JSON).json()["ok"] is True
     assert pool.state(ann) == {"status": "idle"}
+    # the page's beacon when it is left: out at once, silently (no message on the next page)
+    pool.join(ann, "standard", BLITZ)
+    assert client.post(reverse("pool_leave"), {"beacon": "1"}).status_code == 204
+    assert pool.state(ann) == {"status": "idle"}
+    assert client.post(reverse("pool_leave"), {"beacon": "1"}).status_code == 204
+    assert "not waiting" not in client.get(reverse("lobby")).content.decode()
     bad = client.post(reverse("pool_join"), {"pool": "fischer 1+0|1"}, **JSON)
     assert bad.status_code == 400 and "no pool" in bad.json()["message"]
     # without the script: a plain form post comes back to the lobby with the message
