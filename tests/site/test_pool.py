@@ -241,3 +241,20 @@ def test_200_players_joining_and_leaving_under_two_workers(django_user_model):
     paired = set(PoolEntry.objects.filter(status=PoolEntry.PAIRED).values_list("user_id",
                                                                                flat=True))
     assert paired == set(players)
+
+
+def test_waves_every_few_seconds_and_at_once_when_the_pool_is_large(make_user, settings):
+    settings.TALU_POOL_WAVE = 3600
+    settings.TALU_POOL_LARGE = 4
+    far = [make_user(f"far{i}") for i in range(4)]
+    for i, u in enumerate(far):  # 1000 points apart: nobody in anyone's range yet
+        _s3(u, 1000 + 1000 * i)
+    pool.join(far[0], "standard", BLITZ)
+    assert pool.due_pools()  # never waved: due
+    _waves_in_thread()
+    pool.join(far[1], "standard", BLITZ)
+    pool.join(far[2], "standard", BLITZ)
+    assert pool.due_pools() == []  # the last wave was just now, and 3 is not large
+    pool.join(far[3], "standard", BLITZ)
+    assert [p.pk for p in pool.due_pools()] == [Pool.objects.get().pk]  # 4: at once
+    assert pool.is_large(Pool.objects.get().pk)
