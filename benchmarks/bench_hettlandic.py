@@ -63,7 +63,8 @@ def bench_pairing(n: int, seed: int = 1) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
-def bench_close(server: str, games: int, players: int, field: int, phase_days: int) -> dict:
+def bench_close(server: str, games: int, players: int, field: int, phase_days: int,
+                profile: bool = False) -> dict:
     name = "talu_bench_hettlandic"
     setup_django(server, name)
     with throwaway_databases(server, [name]):
@@ -117,9 +118,20 @@ def bench_close(server: str, games: int, players: int, field: int, phase_days: i
             cur.execute("ANALYZE")
         spanned = RegistryGame.objects.filter(phase=None, played_at__gte=opened).count()
 
+        prof = None
+        if profile:
+            import cProfile
+
+            prof = cProfile.Profile()
+            prof.enable()
         t = time.perf_counter()
         summary = close_phase(phase, reason="benchmark close", closed_at=last + timedelta(1))
         close_s = time.perf_counter() - t
+        if prof is not None:
+            import pstats
+
+            prof.disable()
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
         assert PhaseRatingChange.objects.filter(phase=phase).count() == field
 
         one = RegistryGame.objects.filter(phase=phase).order_by("played_at", "id").first()
@@ -140,6 +152,7 @@ def main() -> int:
     ap.add_argument("--phase-days", type=int, default=14)
     ap.add_argument("--server", default=DEFAULT_SERVER)
     ap.add_argument("--pairing-only", action="store_true")
+    ap.add_argument("--profile", action="store_true", help="print a profile of the close")
     args = ap.parse_args()
 
     wall, cpu = bench_pairing(args.field)
@@ -151,7 +164,8 @@ def main() -> int:
           f"{'ok' if ok else 'MISSED'})")
     if args.pairing_only:
         return 0 if ok else 1
-    r = bench_close(args.server, args.games, args.players, args.field, args.phase_days)
+    r = bench_close(args.server, args.games, args.players, args.field, args.phase_days,
+                    args.profile)
     close_ok = r["close_s"] < TARGET_CLOSE_S
     print(f"registry filled and rated: {args.games} games, {args.players} players "
           f"({r['fill_s']:.0f} s)")

@@ -22,7 +22,10 @@ class ChallengeForm(forms.Form):
         required=False, max_length=40, label="Custom time",
         help_text="Like 'fischer 300+3', 'fischer 300+3 max 600', 'byoyomi 600 3x30' or "
                   "'correspondence 5d' (seconds; 1 to 14 days).")
-    side = forms.ChoiceField(choices=Challenge.SIDES, initial="random", label="Play as")
+    # The sides by their names: "I" reads as a pronoun (issue 24); the values stay I and O.
+    side = forms.ChoiceField(choices=[(v, {"I": "light (moves first)", "O": "dark"}.get(v, label))
+                                      for v, label in Challenge.SIDES],
+                             initial="random", label="Play as")
     opponent = forms.CharField(required=False, max_length=150,
                                help_text="A player's name, or empty for an open challenge.")
 
@@ -53,4 +56,6 @@ class ComputerForm(forms.Form):
     variant = forms.ChoiceField(choices=variant_choices(), initial="standard")
     level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int, initial=3,
                                    label="Computer level")
-    side = forms.ChoiceField(choices=Challenge.SIDES, initial="random", label="Play as")
+    side = forms.ChoiceField(choices=[(v, {"I": "light (moves first)", "O": "dark"}.get(v, label))
+                                      for v, label in Challenge.SIDES],
+                             initial="random", label="Play as")

@@ -69,3 +69,17 @@ def subscribe_finished(name: str, subscriber: Subscriber) -> None:
 
 def finished_subscribers() -> list[tuple[str, Subscriber]]:
     return list(_finished)
+
+
+_adjourned: list[tuple[str, Subscriber]] = []
+
+
+def subscribe_adjourned(name: str, subscriber: Subscriber) -> None:
+    """Run ``subscriber(game)`` for a game adjourned with its turn sealed (R38: its session
+    has ended; the registry writes the session entry). Idempotent, like ``finished``'s: the
+    worker calls it again until the game resumes."""
+    _adjourned[:] = [(n, s) for n, s in _adjourned if n != name] + [(name, subscriber)]
+
+
+def adjourned_subscribers() -> list[tuple[str, Subscriber]]:
+    return list(_adjourned)

@@ -56,8 +56,9 @@ class Directory(Protocol):
         ...
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
-                      version: int) -> None:
-        """An arbiter's action was stored at ``version``: the audit trail's entry."""
+                      version: int, body: Any = None) -> None:
+        """An arbiter's action was stored at ``version``: the audit trail's entry (``body``:
+        the affiliated body whose token sent it for its arbiter, if one did)."""
         ...
 
 
@@ -93,7 +94,7 @@ class _AccountsOnly:
                     and user.is_staff and game.side_of(user) is None)
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
-                      version: int) -> None:
+                      version: int, body: Any = None) -> None:
         return None
 
 

@@ -12,3 +12,4 @@ class RegistryConfig(AppConfig):
 
         ports.provide(RegistryDirectory())
         lifecycle.subscribe_finished("registry.archive", archiving.archive)
+        lifecycle.subscribe_adjourned("registry.sessions", archiving.write_ended_sessions)

@@ -23,7 +23,7 @@ from play.models import Game
 from play.store import engines
 from registry import arbiters
 
-MAX_GAMES = 200  # on one console
+MAX_GAMES = 50  # on one console (each is read from its state; staff see every live game)
 
 
 def signs_of(game: Game) -> dict[str, Any]:

@@ -128,13 +128,15 @@ def arbitrated_games(user) -> QuerySet:
         user=user, removed=None).values("game__live_id"))
 
 
-def acted(live_game: Any, user, command: dict[str, Any], version: int) -> None:
+def acted(live_game: Any, user, command: dict[str, Any], version: int,
+          body: AffiliatedBody | None = None) -> None:
     """The audit entry of an arbiter's action on a live game (R39: with the arbiter's name)."""
     archived = RegistryGame.objects.filter(live_id=live_game.pk).first()
     AuditEntry.objects.create(
         action=AuditEntry.ARBITRATE, game=archived, reason=str(command.get("reason") or ""),
-        actor_user=user, after={**command, "arbiter": user.get_username(), "version": version,
-                                "game_id": str(live_game.uuid)})
+        actor_user=user, actor_body=body,
+        after={**command, "arbiter": user.get_username(), "version": version,
+               "game_id": str(live_game.uuid)})
 
 
 def account(username: Any):

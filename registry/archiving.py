@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from play.games.talu import write_stgn
-from play.models import Game
+from play.models import Game, GameEvent
 from play.store import engines
 from registry import ledger, recordkeeping, services
 from registry.models import GameRecord, RegistryGame
@@ -44,6 +44,7 @@ class _Records:
     stgn: str
     stdgs: str
     earlier: tuple[tuple[str, str], ...] = ()  # (STSE, hash) of the sittings before the last
+    stored: int = 0  # sittings whose entries were written already (at their adjournment)
 
 
 def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
@@ -57,13 +58,27 @@ def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
     start = int(game.created.timestamp())
     for ended in state.sessions.ended:
         out.append({"start": start, "turns": lines[turns_from:ended.turns],
-                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter]})
+                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter],
+                    "clocks": _seconds(ended.clocks)})
         turns_from, arbiter_from = ended.turns, ended.arbiter
     last_start = state.sessions.started
     start = last_start // 1000 if last_start else start
     out.append({"start": start, "turns": lines[turns_from:], "board": engine.board(),
-                "arbiter": decisions[arbiter_from:]})
+                "arbiter": decisions[arbiter_from:], "clocks": _clocks_at_end(state)})
     return out
+
+
+def _seconds(clocks: dict[str, int] | None) -> dict[str, int] | None:
+    """R38's ``clocks`` (whole seconds left) from a clock's milliseconds."""
+    return None if clocks is None else {side: ms // 1000 for side, ms in clocks.items()}
+
+
+def _clocks_at_end(state: Any) -> dict[str, int] | None:
+    """Each side's time left when the game ended (timed games), for its last session."""
+    clock = getattr(state, "clock", None)
+    if clock is None:
+        return None
+    return _seconds({side: clock.budget(side) for side in ("I", "O")})
 
 
 def _build_records(archived: RegistryGame, game: Game, engine: Any,
@@ -73,19 +88,62 @@ def _build_records(archived: RegistryGame, game: Game, engine: Any,
     stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
     game_entry = recordkeeping.read(stge.content)
     if state is not None and state.sessions.ended:
+        stored = _stored_sessions(archived)  # written when their sittings ended
         entries, replayed = recordkeeping.session_entries(
-            game_entry=game_entry, place=settings.TALU_PLACE, sittings=_sittings(game, state))
+            game_entry=game_entry, place=settings.TALU_PLACE, previous=stored,
+            sittings=_sittings(game, state)[len(stored):])
         *earlier, (stse_text, stse_hash, _) = entries
+        docs = [*stored, *(doc for _, _, doc in entries)]
         return _Records(stse_text, stse_hash, engine.stgn(),
-                        recordkeeping.slip(game_entry, [doc for _, _, doc in entries], replayed),
-                        tuple((text, h) for text, h, _ in earlier))
+                        recordkeeping.slip(game_entry, docs, replayed),
+                        tuple((text, h) for text, h, _ in earlier), len(stored))
     stse_text, stse_hash, stse, replayed = recordkeeping.session_entry(
         game_entry=game_entry, place=settings.TALU_PLACE, start=int(game.created.timestamp()),
         turns=engine.stgn_lines(), board=engine.board(),
         arbiter=[d.to_dict() for d in engine.arbiter],
+        clocks=_clocks_at_end(state) if state is not None else None,
     )
     return _Records(stse_text, stse_hash, write_stgn(engine),
                     recordkeeping.slip(game_entry, [stse], replayed))
+
+
+def _stored_sessions(archived: RegistryGame) -> list[dict[str, Any]]:
+    """The session entries of ``archived`` written so far, in order (their documents)."""
+    rows = GameRecord.objects.filter(game=archived, kind=GameRecord.STSE,
+                                     superseded=False).order_by("session")
+    return [recordkeeping.read(r.content) for r in rows]
+
+
+def write_ended_sessions(game: Game) -> int:
+    """R38: when a sitting ends (the game adjourned, its turn sealed), its session entry is
+    written, signed and chained at once, not at the game's end. Idempotent (a subscriber of
+    ``adjourned``, run by the worker until the game resumes): only the sittings that ended
+    and have no entry yet are written, under the registry game's lock. How many were."""
+    if not game.is_live:
+        return 0
+    sealed = GameEvent.objects.filter(game=game, kind="seal").count()
+    archived = RegistryGame.objects.filter(live=game).first()
+    if archived is None or not sealed or GameRecord.objects.filter(
+            game=archived, kind=GameRecord.STSE).count() >= sealed:
+        return 0
+    state = engines.replay(game)
+    complete = [e for e in state.sessions.ended if e.clocks is not None or e.end is not None]
+    if state.sessions.paused and not state.sessions.adjourned:
+        complete = complete[:-1]  # the last one's turn is still being sealed
+    stge = GameRecord.objects.get(game=archived, kind=GameRecord.STGE, superseded=False)
+    game_entry = recordkeeping.read(stge.content)
+    with transaction.atomic():
+        archived = RegistryGame.objects.select_for_update().get(pk=archived.pk)
+        stored = _stored_sessions(archived)
+        todo = _sittings(game, state)[len(stored):len(complete)]
+        if not todo:
+            return 0
+        entries, _ = recordkeeping.session_entries(
+            game_entry=game_entry, place=settings.TALU_PLACE, previous=stored, sittings=todo)
+        for n, (text, h, _doc) in enumerate(entries, start=len(stored) + 1):
+            GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=n,
+                                      content=text, hash=h)
+    return len(entries)
 
 
 def archive(game: Game) -> bool:
@@ -112,12 +170,12 @@ def archive(game: Game) -> bool:
         archived = RegistryGame.objects.select_for_update().get(pk=archived.pk)
         if archived.status != RegistryGame.PLAYING:
             return False  # another run got there first; its records stand
-        for n, (text, h) in enumerate(records.earlier, start=1):
+        for n, (text, h) in enumerate(records.earlier, start=records.stored + 1):
             GameRecord.objects.create(game=archived, kind=GameRecord.STSE, session=n,
                                       content=text, hash=h)
         GameRecord.objects.create(game=archived, kind=GameRecord.STSE,
-                                  session=len(records.earlier) + 1, content=records.stse,
-                                  hash=records.stse_hash)
+                                  session=records.stored + len(records.earlier) + 1,
+                                  content=records.stse, hash=records.stse_hash)
         GameRecord.objects.create(game=archived, kind=GameRecord.STGN, content=records.stgn)
         GameRecord.objects.create(game=archived, kind=GameRecord.STDGS, content=records.stdgs)
         archived.status = RegistryGame.FINISHED

@@ -15,8 +15,15 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from registry.ledger import OPENING, Summary, hold_lock, recompute_from
-from registry.models import AffiliatedBody, AuditEntry, RatingPhase, RegistryGame
+from registry.ledger import (
+    OPENING,
+    Summary,
+    hold_lock,
+    recompute_from,
+    seeds_of,
+    states_before,
+)
+from registry.models import AffiliatedBody, AuditEntry, Player, RatingPhase, RegistryGame
 
 
 class PhaseStateConflict(ValueError):
@@ -30,6 +37,16 @@ def open_phase(name: str, *, body: AffiliatedBody | None = None,
         raise ValueError("a rating phase needs a name")
     return RatingPhase.objects.create(name=name.strip(), body=body,
                                       opened_at=opened_at or timezone.now())
+
+
+def start_ratings(phase: RatingPhase, players: list[Player]) -> dict[int, int]:
+    """The players' ratings at the phase's opening (R44 pairing costs, R45 Ec), by player
+    pk: what the ledger's cascade reads at the phase's opening, so the pairing, the table and
+    the close all use the same numbers."""
+    pks = {p.pk for p in players}
+    states = states_before((phase.opened_at, OPENING, phase.pk), pks)
+    states = {**seeds_of(pks - set(states)), **states}
+    return {pk: s.rating for pk, s in states.items()}
 
 
 def close_phase(phase: RatingPhase, *, reason: str = "", actor_user=None, actor_body=None,

@@ -84,5 +84,5 @@ class RegistryDirectory:
         return arbiters.may_arbitrate(game, user)
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
-                      version: int) -> None:
-        arbiters.acted(game, user, command, version)
+                      version: int, body: Any = None) -> None:
+        arbiters.acted(game, user, command, version, body)

@@ -51,16 +51,18 @@ def _signer() -> signing.Signer:
                           registrar_id=settings.TALU_REGISTRAR_ID)
 
 
-def game_entry(*, game_id: str, variant: str, players: dict, created: int) -> tuple[str, str]:
-    """The signed STGE (book 6.5.2.1, R31): (YAML text, hash)."""
+def game_entry(*, game_id: str, variant: str, players: dict, created: int,
+               time_control: str | None = None) -> tuple[str, str]:
+    """The signed STGE (book 6.5.2.1, R31; ``time_control``, R38): (YAML text, hash)."""
     doc = builders.build_game_entry(players=players, variant=variant, game_id=game_id,
-                                    created=created)
+                                    created=created, time_control=time_control)
     doc = builders.seal(doc, body=_signer())
     return yamlio.dump_yaml(doc), doc["tail"]["hash"]
 
 
 def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turns: list[str],
-                  board: dict[str, list[str]], arbiter: list[dict]
+                  board: dict[str, list[str]], arbiter: list[dict],
+                  clocks: dict[str, int] | None = None
                   ) -> tuple[str, str, dict[str, Any], Any]:
     """The signed STSE of the game's one sitting (book 6.5.2.2, R31, R34): (YAML, hash, the
     sealed document, the records core's replay of the game), from the parsed game entry
@@ -72,23 +74,27 @@ def session_entry(*, game_entry: Mapping[str, Any], place: str, start: int, turn
     just written both, and each was a large part of the cost of ending a game (BENCHMARKS.md,
     issue 7)."""
     doc, replayed = builders.next_session_entry_replayed(
-        game_entry, [], place=place, time=start, turns=turns, board=board, arbiter=arbiter)
+        game_entry, [], place=place, time=start, turns=turns, board=board, arbiter=arbiter,
+        clocks=clocks)
     doc = builders.seal(doc, body=_signer())
     return yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc, replayed
 
 
 def session_entries(*, game_entry: Mapping[str, Any], place: str,
-                    sittings: list[dict[str, Any]]) -> tuple[list[tuple[str, str, dict]], Any]:
-    """The signed, chained STSEs of a game played in several sittings (R38: an adjourned
-    game), each ``sittings`` item ``{"start", "turns", "board", "arbiter"}``: [(YAML, hash,
-    document)] in order, and the records core's replay of the whole chain (for ``slip``)."""
-    docs: list[dict[str, Any]] = []
+                    sittings: list[dict[str, Any]],
+                    previous: list[Mapping[str, Any]] | None = None,
+                    ) -> tuple[list[tuple[str, str, dict]], Any]:
+    """The signed STSEs of the next sittings of a game (R38: an adjourned game), chained
+    after the ``previous`` session entries already written, each ``sittings`` item ``{"start",
+    "turns", "board", "arbiter", "clocks"}``: [(YAML, hash, document)] in order, and the
+    records core's replay of the whole chain (for ``slip``)."""
+    docs: list[Mapping[str, Any]] = list(previous or [])
     out = []
     replayed = None
     for sitting in sittings:
         doc, replayed = builders.next_session_entry_replayed(
             game_entry, docs, place=place, time=sitting["start"], turns=sitting["turns"],
-            board=sitting["board"], arbiter=sitting["arbiter"])
+            board=sitting["board"], arbiter=sitting["arbiter"], clocks=sitting.get("clocks"))
         doc = builders.seal(doc, body=_signer())
         docs.append(doc)
         out.append((yamlio.dump_yaml(doc), doc["session"]["tail"]["hash"], doc))

@@ -72,6 +72,7 @@ def write_game_entry(game) -> GameRecord:
     text, digest = recordkeeping.game_entry(
         game_id=str(game.uuid), variant=game.variant, players=_players_block(game),
         created=int(game.created.timestamp()),
+        time_control=getattr(game, "time_control", "untimed"),
     )
     return GameRecord.objects.create(game=archived, kind=GameRecord.STGE, content=text,
                                      hash=digest)

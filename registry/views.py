@@ -140,8 +140,9 @@ def profile(request, player_id: str):
                    .order_by("-played_at", "-game_id")[:RECENT])
     games = list(RegistryGame.objects.filter(Q(player_i=player) | Q(player_o=player))
                  .exclude(status=RegistryGame.PLAYING)
-                 .select_related("player_i__user", "player_o__user", "body")
-                 .defer(*HEAVY_GAME_FIELDS)
+                 # the live game's row for the decision's cause (R37: time, resignation...)
+                 .select_related("player_i__user", "player_o__user", "body", "live")
+                 .defer(*HEAVY_GAME_FIELDS, "live__stgn")
                  .order_by("-played_at", "-id")[:RECENT])
     own = request.user.is_authenticated and player.user_id == request.user.pk
     return render(request, "registry/profile.html", {

@@ -2,10 +2,10 @@
 
 Whoever sends it and however, an arbiter's action is: the sender checked (an arbiter of this
 game, or staff; never a player or a spectator: ``play.ports.Directory.may_arbitrate``), the
-message read as a typed command (``warn``, ``count_as_pass``, ``forfeit``, ``null``), the one
+message read as a typed command (``warn``, ``count_as_pass``, ``forfeit``, ``null``,
+``adjourn``, ``resume``: R38, at once, where a player's is an offer), the one
 command path (actor kind arbiter, named by the account, decided by the game's rules, stored,
-then announced), and the audit trail's entry with the arbiter's name. ``adjourn``, ``resume``
-and ``add_time`` join them with the clocks (R38, the time-controls issue); ``annul`` is the
+then announced), and the audit trail's entry with the arbiter's name. ``annul`` is the
 registry's (R30, ``registry.corrections``), after the game.
 """
 
@@ -27,11 +27,13 @@ def _refuse(code: str, reason: str, version: int = 0, seq: Any = None) -> Outcom
     return Outcome(ok=False, code=code, reason=reason, version=version, seq=seq)
 
 
-def store_action(game_id: Any, user: Any, message: Any, *, announce: bool = False) -> Outcome:
+def store_action(game_id: Any, user: Any, message: Any, *, announce: bool = False,
+                 body: Any = None) -> Outcome:
     """An arbiter's ``message`` (``{"type": "warn", "side", "reason"}`` and the like) on game
     ``game_id`` by ``user``: checked, stored (and, with ``announce``, announced), audited.
     Never raises for anything a sender can send: a refusal is an ``Outcome`` with a code
-    (``not_found``, ``forbidden``, ``bad_step``, ``illegal``, ``finished``) and words."""
+    (``not_found``, ``forbidden``, ``bad_step``, ``illegal``, ``finished``) and words.
+    ``body``: the affiliated body whose token sent it for its arbiter (the audit says so)."""
     seq = message.get("seq") if isinstance(message, dict) else None
     row = engines.row_of(game_id) or Game.objects.filter(uuid=game_id).first()
     if row is None:
@@ -55,13 +57,13 @@ def store_action(game_id: Any, user: Any, message: Any, *, announce: bool = Fals
     outcome = execute(sub) if announce else store(sub)
     outcome.seq = None if seq is None else str(seq)
     if outcome.ok and outcome.code == "applied":
-        ports.directory().arbiter_acted(row, user, command.to_json(), outcome.version)
+        ports.directory().arbiter_acted(row, user, command.to_json(), outcome.version, body)
     return outcome
 
 
-def act(game_id: Any, user: Any, message: Any) -> Outcome:
+def act(game_id: Any, user: Any, message: Any, body: Any = None) -> Outcome:
     """``store_action``, announced to everyone on the game (views, the REST API, tests)."""
-    return store_action(game_id, user, message, announce=True)
+    return store_action(game_id, user, message, announce=True, body=body)
 
 
 def may_arbitrate(game: Game, user: Any) -> bool:

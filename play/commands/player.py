@@ -22,8 +22,9 @@ from play.store import engines
 COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim", "adjourn", "resume")
 
 
-def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
-    """The command of a player's message (``type`` one of ``COMMAND_TYPES``)."""
+def submission(msg: dict[str, Any], game_id: str, side: str, lag: int = 0) -> Submission:
+    """The command of a player's message (``type`` one of ``COMMAND_TYPES``); ``lag`` is the
+    sender's network lag as the server measured it (ms), for the clock (R36)."""
     kind = msg["type"]
     if kind == "resign":
         command = Resign()
@@ -36,9 +37,9 @@ def submission(msg: dict[str, Any], game_id: str, side: str) -> Submission:
         reason = reason[:200] if isinstance(reason, str) else ""
         command = Adjourn(reason) if kind == "adjourn" else Resume(reason)
     elif kind == "step":
-        command = PlayStep(msg.get("step"))
+        command = PlayStep(msg.get("step"), lag)
     else:  # "end" / "pass": steps that spend nothing
-        command = PlayStep({"kind": kind})
+        command = PlayStep({"kind": kind}, lag)
     return Submission(game_id, player(side), command, msg.get("version"), msg.get("seq"))
 
 

@@ -109,6 +109,7 @@ async def play_turn(pk: int, worker: str) -> bool:
     """Think and play the computer's turn in the claimed game ``pk``; True when played."""
     nodes = 0
     played = False
+    failed = False
     try:
         job = await _in_thread(_load)(pk, worker)
         if job is None:
@@ -138,11 +139,15 @@ async def play_turn(pk: int, worker: str) -> bool:
             version = outcome.version
             played = True
         return played
+    except Exception:
+        failed = True  # the claim is kept until its lease runs out: a retry, not a busy loop
+        raise
     finally:
-        try:
-            await _in_thread(_release)(pk, worker, nodes, played)
-        except Exception:  # the claim runs out by itself
-            log.warning("computer: releasing game %s failed", pk, exc_info=True)
+        if not failed:
+            try:
+                await _in_thread(_release)(pk, worker, nodes, played)
+            except Exception:  # the claim runs out by itself
+                log.warning("computer: releasing game %s failed", pk, exc_info=True)
 
 
 class Mover:

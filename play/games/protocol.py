@@ -154,9 +154,11 @@ class DeclareNull(Command):
         return {"type": self.TYPE, "reason": self.reason}
 
 
-#: The arbiter's commands on a game in play (R39); ``adjourn``, ``resume`` and ``add_time``
-#: belong with the clocks (R38, the time-controls issue), ``annul`` to the registry (R30).
-ARBITER_COMMANDS = ("warn", "count_as_pass", "forfeit", "null")
+#: The arbiter's commands on a game in play (R39): those only an arbiter sends, and with them
+#: ``adjourn`` and ``resume`` (R38), which a player sends too (as an offer) but an arbiter
+#: decides at once. ``annul`` is the registry's (R30), after the game.
+ARBITER_ONLY = ("warn", "count_as_pass", "forfeit", "null")
+ARBITER_COMMANDS = (*ARBITER_ONLY, "adjourn", "resume")
 
 
 @dataclass(frozen=True, slots=True)

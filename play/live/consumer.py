@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import Any
@@ -29,7 +30,7 @@ from play import conf, gameview
 from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
-from play.games.protocol import ARBITER_COMMANDS
+from play.games.protocol import ARBITER_COMMANDS, ARBITER_ONLY
 from play.live import delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
@@ -63,6 +64,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     counted: bool = False  # holds one of this process's socket slots
     joined: bool = False
     game_pk: int = 0
+    timed: bool = False  # a timed game (R36): the player's lag is measured
+    lag: int = 0  # ms, half the last probe's round trip
 
     @property
     def role(self) -> str:
@@ -152,6 +155,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._announce_count(opened.spectators)
         else:
             await self._arrived()
+            # R36: a timed game's player's network lag, measured by the server (a probe the
+            # client echoes), is credited within the clock's bounds
+            self.timed = "clock" in (opened.update.get("state") or {})
+            await self._probe()
         heartbeat.register(self)
 
     async def _refuse(self, code: str, message: str, close_code: int, **extra: Any) -> None:
@@ -190,6 +197,21 @@ class GameConsumer(AsyncWebsocketConsumer):
                 return
             if away is not None:  # R37: the opponent sees the countdown
                 await self._announce_absence(away)
+
+    async def _probe(self) -> None:
+        """Ask a timed game's player to echo the server's clock: half the round trip is the
+        lag the clock may credit (R36: at most 1 s a turn, 3 s a game, ``play.games.clock``)."""
+        if self.side is not None and self.timed:
+            await self.send_json({"type": "probe", "t": int(time.monotonic() * 1000)})
+
+    def _probed(self, sent: Any) -> None:
+        """The echo of a probe: the lag is half its round trip (an echo that is not one of
+        ours, or older than 10 s, is ignored)."""
+        if isinstance(sent, bool) or not isinstance(sent, int):
+            return
+        rtt = int(time.monotonic() * 1000) - sent
+        if 0 <= rtt <= 10_000:
+            self.lag = rtt // 2
 
     async def _arrived(self) -> None:
         """A player's socket is open: an absence of theirs ends (R37), and this socket is told
@@ -233,6 +255,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if _rejoin_on_heartbeat():
                 await layer_call(self.channel_layer.group_add, group_name(self.game_id),
                                  self.channel_name)
+            await self._probe()
             if found is None:
                 return
             version, count = found
@@ -263,7 +286,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.error(err.code, str(err), seq=err.seq)
             return
         kind = msg["type"]
-        if kind == "ping":
+        if kind == "probe":
+            self._probed(msg.get("t"))
+        elif kind == "ping":
             await self.send_json({"type": "pong", "version": self.sent_version})
         elif kind in ("hello", "sync"):
             await self.delivery.sync(msg.get("last_version"))
@@ -272,7 +297,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _command(self, msg: dict[str, Any]) -> None:
         seq = msg.get("seq")
-        if msg["type"] in ARBITER_COMMANDS:
+        # An arbiter's own actions, and adjourn/resume from a socket that plays no side (from
+        # a player they are offers, below).
+        if msg["type"] in ARBITER_ONLY or (self.side is None and msg["type"] in ARBITER_COMMANDS):
             await self._arbitrate(msg)
             return
         if self.side is None:
@@ -284,7 +311,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if msg["type"] == "claim":  # the opponent's absence is read from the database
             sub = await in_db_pool(player_messages.submission)(msg, self.game_id, self.side)
         else:
-            sub = player_messages.submission(msg, self.game_id, self.side)
+            sub = player_messages.submission(msg, self.game_id, self.side, self.lag)
         outcome = await path.execute_async(sub, in_thread=in_db_pool)
         update = outcome.update()
         if update is None or not self.inline_ack:

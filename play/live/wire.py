@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import orjson
 
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
-                "adjourn", "resume", "ping",
+                "adjourn", "resume", "probe", "ping",
                 "warn", "count_as_pass", "forfeit", "null")  # the last four: an arbiter's
 
 

@@ -25,6 +25,11 @@ class MyGame:
     left: timedelta | None  # on the running clock (yours when it is your turn); None untimed
 
     @property
+    def adjourned(self) -> bool:
+        """Nobody is to move: the game is adjourned (R38)."""
+        return not self.game.to_move
+
+    @property
     def left_text(self) -> str:
         """ "2 days 3 h", "5 h 12 min", "3 min 20 s", or "" (no clock runs)."""
         if self.left is None:

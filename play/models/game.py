@@ -66,7 +66,10 @@ class Game(models.Model):
     class Meta:
         indexes = [models.Index(fields=["status", "-created"]),
                    models.Index(fields=["deadline"], name="game_deadline",
-                                condition=models.Q(deadline__isnull=False))]
+                                condition=models.Q(deadline__isnull=False)),
+                   # the adjourned games (nobody to move, R38), for the worker's sessions job
+                   models.Index(fields=["id"], name="game_adjourned",
+                                condition=models.Q(status="live", to_move=""))]
         ordering = ["-created"]
 
     def __str__(self) -> str:

@@ -15,3 +15,9 @@ def player(user) -> str:
     if not is_computer(user):
         return name
     return "computer opponent" if name == COMPUTER_NAME else f"{name} (computer opponent)"
+
+
+@register.filter
+def computer_account(user) -> bool:
+    """Whether ``user`` (possibly None) is the computer's account."""
+    return user is not None and is_computer(user)

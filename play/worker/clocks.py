@@ -14,15 +14,18 @@ refused ``too_early``. Nobody needs to be connected: the flag reaches whoever is
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
+from django.db import close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 
 from play.commands.path import Outcome, Submission, store
 from play.games.protocol import CLOCK_ACTOR, Flag
 from play.models import Game
+from play.store.log import on_postgresql
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +46,30 @@ def next_deadline() -> datetime | None:
             .values_list("deadline", flat=True).first())
 
 
+_pool: ThreadPoolExecutor | None = None
+PARALLEL = 4  # flags stored at once: each is a few round trips to the database
+
+
+def _flag(game_uuid: Any) -> Outcome:
+    close_old_connections()  # a pool thread's connection may have gone stale since
+    return store(Submission(game_uuid, CLOCK_ACTOR, Flag()))
+
+
 def flag_due(now: datetime | None = None, limit: int = 64) -> list[tuple[Any, Outcome]]:
     """Send the clock's flag to every game due at ``now``: the (uuid, outcome) of each flag
-    stored (games another worker flagged first, or that moved on, are left out)."""
+    stored (games another worker flagged first, or that moved on, are left out). Several
+    due games are flagged side by side (``PARALLEL`` threads): a burst of deadlines is
+    latency, mostly database round trips, not CPU."""
+    global _pool
+    uuids = due(now or timezone.now(), limit)
+    if len(uuids) > 1 and on_postgresql():  # SQLite has one writer: no use in threads
+        if _pool is None:
+            _pool = ThreadPoolExecutor(PARALLEL, thread_name_prefix="talu-flags")
+        outcomes = list(_pool.map(_flag, uuids))
+    else:
+        outcomes = [store(Submission(u, CLOCK_ACTOR, Flag())) for u in uuids]
     stored = []
-    for game_uuid in due(now or timezone.now(), limit):
-        outcome = store(Submission(game_uuid, CLOCK_ACTOR, Flag()))
+    for game_uuid, outcome in zip(uuids, outcomes, strict=True):
         if outcome.ok:
             stored.append((game_uuid, outcome))
         elif outcome.code not in ("finished", "too_early", "busy"):

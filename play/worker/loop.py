@@ -26,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 from django.utils import timezone
 
-from play import conf, gameview
+from play import conf, gameview, lifecycle
 from play.computer.mover import Mover
 from play.live import lobby as lobby_live
 from play.live.delivery import (
@@ -100,6 +100,25 @@ def _waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
         close_old_connections()
 
 
+def run_sessions() -> None:
+    """R38: the adjourned games' ended sittings get their session entries (the subscribers
+    of ``adjourned``, idempotent: a game whose entries are written costs two small reads)."""
+    for game in Game.objects.filter(status=Game.LIVE, to_move=""):
+        for name, subscriber in lifecycle.adjourned_subscribers():
+            try:
+                subscriber(game)
+            except Exception:
+                log.warning("%s failed for game %s", name, game.uuid, exc_info=True)
+
+
+def _sessions_in_thread() -> None:
+    close_old_connections()
+    try:
+        run_sessions()
+    finally:
+        close_old_connections()
+
+
 def run_due(worker: str | None = None) -> int:
     """Run every due job once, here and now, on the caller's connection (the demo data,
     tests); how many finished."""
@@ -116,6 +135,7 @@ class Worker:
         self.next_deadline: datetime | None = None  # the earliest clock to flag
         self.noticed_at = 0.0  # loop time of the last round of notices
         self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
+        self.clock_wake = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -125,18 +145,33 @@ class Worker:
             await layer_call(layer.group_add, WORKER_GROUP, channel)
             listener = asyncio.ensure_future(self._listen(layer, channel))
         log.info("worker %s running (poll %.1f s)", self.name, conf.worker_poll())
+        # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
+        # signatures take far longer than a flag may be late, R37).
+        clock = asyncio.ensure_future(self._clock_loop())
         try:
             while True:
                 self.wake.clear()
                 await self.round()
                 try:
-                    async with asyncio.timeout(self._sleep()):
+                    async with asyncio.timeout(conf.worker_poll()):
                         await self.wake.wait()
                 except TimeoutError:
                     pass
         finally:
+            clock.cancel()
             if listener is not None:
                 listener.cancel()
+
+    async def _clock_loop(self) -> None:
+        """Flag due games, then sleep until the next deadline (or a wake, or the poll)."""
+        while True:
+            self.clock_wake.clear()
+            await self.clock_round()
+            try:
+                async with asyncio.timeout(self._sleep()):
+                    await self.clock_wake.wait()
+            except TimeoutError:
+                pass
 
     def _sleep(self) -> float:
         """Seconds until the next round: the poll interval, or less when a clock runs out
@@ -146,9 +181,8 @@ class Worker:
             return poll
         return max(0.0, min(poll, (self.next_deadline - timezone.now()).total_seconds()))
 
-    async def round(self) -> None:
-        """One pass over the due work; errors are logged, never end the loop."""
-        self.rounds += 1
+    async def clock_round(self) -> None:
+        """The clock's job once: flags stored and announced, the next deadline noted."""
         try:
             loop_now = asyncio.get_running_loop().time()
             notices_too = loop_now - self.noticed_at >= NOTICE_EVERY
@@ -158,9 +192,13 @@ class Worker:
                 _flags_in_thread, thread_sensitive=False)(notices_too)
         except Exception:  # the database away: try again at the next round
             log.warning("worker clock round failed", exc_info=True)
-            flags = []
-        for game_uuid, outcome in flags:
-            await announce(game_uuid, outcome)  # also wakes the workers to archive it
+            return
+        # each also wakes the workers to archive its game
+        await asyncio.gather(*(announce(game_uuid, outcome) for game_uuid, outcome in flags))
+
+    async def round(self) -> None:
+        """One pass over the due outbox work; errors are logged, never end the loop."""
+        self.rounds += 1
         try:
             done = await sync_to_async(_archive_due_in_thread, thread_sensitive=False)(
                 self.name, conf.worker_lease())
@@ -177,9 +215,13 @@ class Worker:
             pairings = []
         for pairing in pairings:
             await announce_pairing(pairing)
-        if pairings or done or flags:  # live games and pool counts changed (play.live.lobby)
+        if pairings or done:  # live games and pool counts changed (play.live.lobby)
             await lobby_live.notify()
         await lobby_live.notify_users(waited)
+        try:
+            await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("worker sessions round failed", exc_info=True)
         try:
             await self.computer.round()
         except Exception:  # the database away: the claims wait for the next round
@@ -207,6 +249,7 @@ class Worker:
             delay = 0.2
             if message.get("type") == "worker.wake":
                 self.wake.set()
+                self.clock_wake.set()
 
 
 _embedded: dict[int, asyncio.Task] = {}

@@ -153,7 +153,8 @@ class GameArbiterAction(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        summary="Act as arbiter: warn, count_as_pass, forfeit, null (in play) or annul (after)",
+        summary="Act as arbiter: warn, count_as_pass, forfeit, null, adjourn, resume (in play) "
+                "or annul (after)",
         request=ActionSerializer,
         responses={200: ActionResultSerializer, 400: ERROR, 401: ERROR, 403: ERROR,
                    404: ERROR, 409: ERROR})
@@ -181,7 +182,7 @@ class GameArbiterAction(APIView):
         for key in ("side", "turn"):
             if key in data:
                 message[key] = data[key]
-        outcome = arbiter_commands.act(live.uuid, user, message)
+        outcome = arbiter_commands.act(live.uuid, user, message, body)
         if not outcome.ok:
             return Response({"detail": outcome.reason, "code": outcome.code,
                              "version": outcome.version},

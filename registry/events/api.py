@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -52,6 +53,19 @@ class ReadOrSignedIn(permissions.BasePermission):
 
 class EventView(APIView):
     permission_classes = [ReadOrSignedIn]
+
+
+def cached_json(event: Event, part: str, build) -> HttpResponse:
+    """The JSON of ``part`` at the event's revision, built once per change (a 500-player
+    event's full JSON takes a second to build; BENCHMARKS.md)."""
+    from django.core.cache import cache
+
+    key = f"talu:event:{event.pk}:{event.revision}:{part}.json"
+    body = cache.get(key)
+    if body is None:
+        body = JSONRenderer().render(build())
+        cache.set(key, body, 24 * 3600)
+    return HttpResponse(body, content_type="application/json")
 
 
 def _user(request):
@@ -133,9 +147,15 @@ EVENT = inline_serializer("Event", {"id": serializers.IntegerField(),
                                     "rounds": serializers.ListField()})
 
 
+EVENT_LIST = inline_serializer("EventList", {
+    "results": serializers.ListField(child=serializers.DictField(),
+                                     help_text="the newest 100 events: id, name, body, status, "
+                                               "settings, arbiters")})
+
+
 class EventList(EventView):
     @extend_schema(summary="Events, newest first", operation_id="events_list",
-                   responses={200: EVENT})
+                   responses={200: EVENT_LIST})
     def get(self, request):
         events = Event.objects.select_related("body").prefetch_related("arbiters")[:100]
         return Response({"results": [event_json(e, full=False) for e in events]})
@@ -160,7 +180,8 @@ class EventDetail(EventView):
     @extend_schema(summary="An event: settings, players, rounds with pairings and results",
                    responses={200: EVENT})
     def get(self, request, event_id: int):
-        return Response(event_json(get_object_or_404(Event, pk=event_id)))
+        event = get_object_or_404(Event, pk=event_id)
+        return cached_json(event, "detail", lambda: event_json(event))
 
     @extend_schema(summary="Change settings (an arbiter, before round 1) or the arbiters",
                    request=SettingsSerializer, responses={200: EVENT, 403: ERROR, 409: ERROR})
@@ -256,10 +277,12 @@ class RoundStart(EventView):
 
 class RoundResult(EventView):
     @extend_schema(
-        summary="Enter, correct or decide a result of the round (an arbiter)",
+        summary="Enter, correct or decide a result of the round (an arbiter); or give the "
+                "registry game (`game_id`) whose submitted records are this board's",
         request=inline_serializer("ResultIn", {
             "pairing": serializers.IntegerField(),
-            "result": serializers.ChoiceField(list(GAME_RESULTS)),
+            "result": serializers.ChoiceField(list(GAME_RESULTS), required=False),
+            "game_id": serializers.UUIDField(required=False),
             "note": serializers.CharField(required=False)}),
         responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, number: int):
@@ -267,6 +290,10 @@ class RoundResult(EventView):
         data = request.data if isinstance(request.data, dict) else {}
         pairing = data.get("pairing")
         try:
+            if data.get("game_id"):
+                found = services.match_record(_user(request), event, pairing,
+                                              str(data["game_id"]), number)
+                return Response(pairing_json(found))
             found = services.set_result(_user(request), event, pairing,
                                         str(data.get("result", "")), number,
                                         str(data.get("note", "") or ""))
@@ -292,15 +319,16 @@ class EventStandings(EventView):
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
-        from registry.events import state
 
-        t = state.tournament(event)
-        rows = standings.ranked(event, t)
-        return Response({
-            "standings": [{"rank": r.rank, "key": r.key, "name": r.name, "points": r.points,
-                           "number": r.number, "withdrawn": r.withdrawn,
-                           "tiebreaks": r.values} for r in rows],
-            "crosstable": standings.crosstable(event, t)})
+        def build():
+            rows, crosstable = standings.cached(event)
+            return {"standings": [{"rank": r.rank, "key": r.key, "name": r.name,
+                                   "points": r.points, "number": r.number,
+                                   "withdrawn": r.withdrawn, "tiebreaks": r.values}
+                                  for r in rows],
+                    "crosstable": crosstable}
+
+        return cached_json(event, "standings", build)
 
 
 class EventTRF(EventView):

@@ -49,6 +49,8 @@ class Event(models.Model):
                                    on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     closed = models.DateTimeField(null=True, blank=True)
+    # bumped by every change of entries, pairings or results: the key of the cached standings
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created"]
@@ -106,7 +108,7 @@ class Pairing(models.Model):
     black = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
                               related_name="+")
     bye = models.CharField(max_length=1, blank=True)
-    result = models.CharField(max_length=2, blank=True)
+    result = models.CharField(max_length=3, blank=True)  # "1-0", "0-1", "=", "+-", ...
     game = models.OneToOneField("play.Game", null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="event_pairing")
     decided_by = models.CharField(max_length=8, blank=True)  # "game", "arbiter", "system"

@@ -12,6 +12,7 @@ from django.db import transaction
 from play.commands.path import Submission, execute
 from play.games.protocol import Announce, system
 from registry.events.models import Pairing
+from registry.events.revision import touch
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ def game_finished(game) -> None:
         pairing.result = result
         pairing.decided_by = "game"
         pairing.save(update_fields=["result", "decided_by"])
+        touch(pairing.round.event_id)
 
 
 def announce_decision(game, pairing: Pairing, user) -> None:

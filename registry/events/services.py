@@ -25,6 +25,7 @@ from registry.events.pairing.model import (
     SWISS,
     PairingError,
 )
+from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
 
@@ -112,6 +113,7 @@ def change_settings(user, event: Event, **values) -> Event:
     with transaction.atomic():
         for name, value in values.items():
             setattr(event, name, value)
+        event.revision += 1
         event.save()
     return event
 
@@ -121,6 +123,7 @@ def set_arbiters(user, event: Event, users) -> None:
     if not users:
         raise EventError("an event needs at least one arbiter")
     event.arbiters.set(users)
+    touch(event.pk)
 
 
 # --- entries ------------------------------------------------------------------------------------
@@ -170,6 +173,7 @@ def register(user, event: Event) -> Entry:
                                      joined_round=paired + 1)
         if paired:
             _late_byes(event, entry)
+        touch(event.pk)
     return entry
 
 
@@ -202,6 +206,7 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
                                      rating=rating, joined_round=paired + 1)
         if paired:
             _late_byes(event, entry)
+        touch(event.pk)
     return entry
 
 
@@ -219,6 +224,7 @@ def withdraw(user, event: Event, entry: Entry) -> Entry:
         raise EventError(f"{entry.name} has already withdrawn", "conflict")
     with transaction.atomic():
         paired = _rounds_paired(event)
+        touch(event.pk)
         if paired == 0:
             entry.delete()  # before round 1 a withdrawal is simply no entry
             return entry
@@ -280,6 +286,7 @@ def pair_round(user, event: Event, force: bool = False,
         if event.status == Event.ANNOUNCED:
             event.status = Event.RUNNING
             event.save(update_fields=["status", "initial_colour"])
+        touch(event.pk)
     return rnd
 
 
@@ -326,6 +333,7 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
         rnd.state = Round.STARTED
         rnd.started = timezone.now()
         rnd.save(update_fields=["state", "started"])
+        touch(event.pk)
     return rnd
 
 
@@ -359,11 +367,56 @@ def set_result(user, event: Event, pairing_id: int, result: str,
         found.decided_by = "arbiter"
         found.note = (note or "")[:200]
         found.save(update_fields=["result", "decided_by", "note"])
+        touch(event.pk)
         if game is not None and game.status == "live":
             from registry.events.results import announce_decision
 
             transaction.on_commit(lambda: announce_decision(game, found, user))
     return found
+
+
+def match_record(user, event: Event, pairing_id: int, game_id: str,
+                 round_number: int | None = None) -> Pairing:
+    """Over the board: the club submitted the game's signed records (the submission API, book
+    5.3.4); the arbiter matches that registry game to its pairing, whose result it then gives.
+    The players must be the pairing's, `I` the pairing's white (R43)."""
+    _manage(user, event)
+    from registry.models import RegistryGame
+
+    archived = RegistryGame.objects.filter(game_id=game_id).select_related(
+        "player_i", "player_o").first() if _uuid(game_id) else None
+    if archived is None:
+        raise EventError(f"no registry game {game_id!r}")
+    with transaction.atomic():
+        found = Pairing.objects.select_related("round", "white", "black").filter(
+            pk=pairing_id, round__event=event).first() if isinstance(pairing_id, int) else None
+        if found is None or (round_number is not None and found.round.number != round_number):
+            where = f"round {round_number}" if round_number is not None else "this event"
+            raise EventError(f"game {pairing_id!r} is not in {where}")
+        if found.black_id is None:
+            raise EventError("a bye has no game")
+        sides = (archived.player_i.player_id, archived.player_o.player_id)
+        if sides != (found.white.key, found.black.key):
+            raise EventError(f"that game was played by {sides[0]} (I) and {sides[1]} (O), not "
+                             f"by this pairing's {found.white.key} (I) and {found.black.key} (O)")
+        if archived.status != RegistryGame.FINISHED or archived.winner not in ("I", "O", "-"):
+            raise EventError("that game has no result in the registry", "conflict")
+        found.result = {"I": "1-0", "O": "0-1", "-": "="}[archived.winner]
+        found.decided_by = "arbiter"
+        found.note = f"records {archived.game_id}"
+        found.save(update_fields=["result", "decided_by", "note"])
+        touch(event.pk)
+    return found
+
+
+def _uuid(value) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 def close_event(user, event: Event) -> Event:
@@ -378,6 +431,7 @@ def close_event(user, event: Event) -> Event:
         event.status = Event.CLOSED
         event.closed = timezone.now()
         event.save(update_fields=["status", "closed"])
+        touch(event.pk)
     return event
 
 

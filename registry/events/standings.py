@@ -69,3 +69,17 @@ def crosstable(event: Event, t: Tournament | None = None) -> list[dict]:
         out.append({"number": numbers[e.key], "key": e.key, "name": e.name,
                     "rating": e.rating, "points": scores[e.key], "rounds": rounds})
     return out
+
+
+def cached(event: Event) -> tuple[list[Row], list[dict]]:
+    """The standings and crosstable at the event's revision: computed once per change, so a
+    500-player event's page costs a cache read (BENCHMARKS.md)."""
+    from django.core.cache import cache
+
+    key = f"talu:event:{event.pk}:{event.revision}:standings"
+    found = cache.get(key)
+    if found is None:
+        t = state.tournament(event)
+        found = (ranked(event, t), crosstable(event, t))
+        cache.set(key, found, 24 * 3600)
+    return found

@@ -11,4 +11,5 @@ urlpatterns = [
     path("<int:event_id>/", views.event_page, name="event"),
     path("<int:event_id>/act/", views.event_act, name="event_act"),
     path("<int:event_id>/trf/", views.event_trf, name="event_trf"),
+    path("<int:event_id>/crosstable/", views.event_crosstable, name="event_crosstable"),
 ]

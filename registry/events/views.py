@@ -15,8 +15,9 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from registry.events import services, standings, state
+from registry.events import services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
+from registry.events.pairing import dutch_large
 from registry.events.pairing.model import GAME_RESULTS
 from registry.events.pairing.tiebreaks import LABELS, order
 from registry.models import AffiliatedBody
@@ -70,25 +71,29 @@ def event_new(request):
     return redirect("event", event.pk)
 
 
-def _rounds(event: Event, user) -> list[dict]:
+def _rounds(event: Event, user, number: int | None) -> list[dict]:
+    """The round shown (one: a 500-player event has 250 boards a round)."""
     mine = None
     if user.is_authenticated:
         mine = Entry.objects.filter(event=event, player__user=user).values_list(
             "pk", flat=True).first()
     rows: dict[int, list] = {}
-    for p in Pairing.objects.filter(round__event=event).select_related(
+    for p in Pairing.objects.filter(round__event=event, round__number=number).select_related(
             "white", "black", "game").order_by("round__number", "bye", "board"):
         p.words = RESULT_WORDS.get(p.result, "") if p.black_id else BYE_WORDS.get(p.bye, p.bye)
         p.mine = mine in (p.white_id, p.black_id)
         rows.setdefault(p.round_id, []).append(p)
     return [{"round": r, "pairings": rows.get(r.pk, []), "complete": services.round_complete(r)}
-            for r in event.event_rounds.all()]
+            for r in event.event_rounds.filter(number=number)]
 
 
 def event_page(request, event_id: int):
     event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
-    t = state.tournament(event)
-    rows = standings.ranked(event, t)
+    numbers = list(event.event_rounds.values_list("number", flat=True))
+    shown = _int(request.GET.get("round"), numbers[-1] if numbers else None)
+    if numbers and shown not in numbers:
+        shown = numbers[-1]
+    rows, _ = standings.cached(event)
     # the victory score (R28) breaks ties in S3 events only (R42/R43)
     criteria = [c for c in order(event.system)
                 if c != "victory_score" or event.scoring_model == "S3"]
@@ -97,12 +102,25 @@ def event_page(request, event_id: int):
     entered = request.user.is_authenticated and event.entries.filter(
         player__user=request.user).first()
     return render(request, "events/event.html", {
-        "event": event, "rounds": _rounds(event, request.user), "table": table,
+        # a callable: the template calls it only when its cached fragment is stale
+        "event": event, "rounds": lambda: _rounds(event, request.user, shown),
+        "numbers": numbers, "mine": entered.pk if entered else 0,
+        "shown": shown, "next_round": len(numbers) + 1, "table": table,
+        "last_round": event.event_rounds.order_by("-number").first() if is_arbiter else None,
         "labels": [LABELS[c] for c in criteria], "entries": event.entries.all(),
-        "crosstable": standings.crosstable(event, t), "is_arbiter": is_arbiter,
-        "entered": entered, "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
-        "arbiters": event.arbiters.all(), "locked": event.event_rounds.exists(),
-        "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES})
+        "is_arbiter": is_arbiter, "entered": entered,
+        "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
+        "arbiters": event.arbiters.all(), "locked": bool(numbers),
+        "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
+        "large_field": event.system == "swiss" and len(rows) > dutch_large.LARGE_FIELD})
+
+
+def event_crosstable(request, event_id: int):
+    event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
+    _, crosstable = standings.cached(event)
+    numbers = list(event.event_rounds.values_list("number", flat=True))
+    return render(request, "events/crosstable.html", {"event": event, "crosstable": crosstable,
+                                                      "numbers": numbers})
 
 
 def event_trf(request, event_id: int):

@@ -98,8 +98,10 @@ def build_game_entry(
     variant: str = "standard",
     game_id: str | uuid.UUID | None = None,
     created: int | None = None,
+    time_control: str | None = None,
 ) -> dict[str, Any]:
-    """An unsealed STGE: ``meta``, ``game`` (R31 fields) and ``players``.
+    """An unsealed STGE: ``meta``, ``game`` (R31 fields; ``time_control``, R38, when given)
+    and ``players``.
 
     ``players`` maps ``"I"``/``"O"`` to ``{"id": ..., "name": ...}`` or ``(id, name)``;
     ``game_id`` defaults to a new UUID; ``created`` to now (unix seconds).
@@ -119,6 +121,8 @@ def build_game_entry(
         },
         "players": {side: _player(sides[side], side) for side in schema.SIDES},
     }
+    if time_control:
+        doc["game"]["time_control"] = time_control
     _check_unsealed(doc)
     return doc
 
@@ -168,8 +172,10 @@ def build_session_entry(
     board: Mapping[Any, Iterable[str] | str],
     arbiter: Sequence[Any] | None = None,
     created: int | None = None,
+    clocks: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """An unsealed STSE from explicit fields (no replay: see :func:`next_session_entry`).
+    ``clocks`` (R38): each side's time left in seconds at the session's end, timed games.
 
     ``board`` maps ``"I"``/``"O"`` to squares (a list or a square string); ``arbiter`` holds
     R34 decisions (mappings or ``play.games.talu.ArbiterDecision``) and is omitted when empty.
@@ -190,6 +196,8 @@ def build_session_entry(
     }
     if arbiter:
         session["arbiter"] = [_arbiter_item(a) for a in arbiter]
+    if clocks is not None:
+        session["clocks"] = {side: int(clocks[side]) for side in schema.SIDES}
     doc = {"session": session}
     _check_unsealed(doc)
     return doc
@@ -229,6 +237,7 @@ def next_session_entry_replayed(
     board: Mapping[Any, Iterable[str] | str] | None = None,
     arbiter: Sequence[Any] | None = None,
     created: int | None = None,
+    clocks: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """``next_session_entry``, and the ``TaluGame`` its check replayed from the whole
     chain, the new entry included: a slip derived from these entries once the new one is
@@ -253,7 +262,7 @@ def next_session_entry_replayed(
         board = _replay_board(game_entry, previous, turns, arbiter)
     doc = build_session_entry(session_id=session_id, game_id=game_id, previous_hash=previous_hash,
                               place=place, time=time, turns=turns, board=board,
-                              arbiter=arbiter, created=created)
+                              arbiter=arbiter, created=created, clocks=clocks)
     probe = copy.deepcopy(doc)
     probe["session"]["tail"] = {"hash": hashing.session_hash(probe["session"])}
     result = check_game_docs(game_entry, [*previous, probe], check_signatures=False)

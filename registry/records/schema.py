@@ -270,8 +270,12 @@ class _Checker:
     # --- record parts ---
 
     def game(self, value: Any, path: str) -> None:
-        if not self.fields(value, path, ("id", "type", "ruleset_version", "notation_version")):
+        # ``time_control`` (R38): optional, beside the book's fields, covered by the hash
+        if not self.fields(value, path, ("id", "type", "ruleset_version", "notation_version"),
+                           ("time_control",)):
             return
+        if "time_control" in value:
+            self.string(value["time_control"], join_path(path, "time_control"))
         if "id" in value:
             self.game_uuid(value["id"], join_path(path, "id"))
         if "type" in value:
@@ -345,8 +349,15 @@ class _Checker:
     def session(self, value: Any, path: str) -> None:
         """The mapping under ``session:`` (or one item of a slip's ``sessions``)."""
         if not self.fields(value, path, ("id", "meta", "start", "turns", "board", "tail"),
-                           ("arbiter",)):
+                           ("arbiter", "clocks")):
             return
+        if "clocks" in value:  # R38: each side's time left (seconds) at the session's end
+            cpath = join_path(path, "clocks")
+            if self.fields(value["clocks"], cpath, ("I", "O")):
+                for side in ("I", "O"):
+                    if side in value["clocks"]:
+                        self.integer(value["clocks"][side], join_path(cpath, side),
+                                     what="whole seconds")
         if "id" in value:
             self.integer(value["id"], join_path(path, "id"), minimum=1,
                          what="a positive integer")

@@ -223,7 +223,7 @@
     var p = s.passing;
     if (!p) return "";
     return "Turns counting as passes in a row: light " + p.run.I + ", dark " + p.run.O +
-      " (three of one side lose; three in a row of both null the game)";
+      ", the game's last " + p.game_run + " (three of one side lose; three in a row of the game null it)";
   }
 
   function playerName(side) {
@@ -372,7 +372,7 @@
     var t = f.body ? T.parseTurn(f.body) : null;
     if (t) { t.side = f.side; t.cls = "last"; }
     view.showTurns(t ? [t] : []);
-    $("last-turn").textContent = f.caption || "";
+    $("last-turn").textContent = ""; // the review's caption says it, just below
     $("controls").hidden = true;
     $("board-hint").hidden = true;
   }
@@ -487,6 +487,9 @@
       case "spectators":
         $("spectators").textContent = m.count;
         break;
+      case "probe":
+        send({type: "probe", t: m.t}); // the server measures our lag from the echo (R36)
+        break;
       case "absence":
         // R37: the other player's every connection is gone (since: null, back again).
         if (m.side !== mySide) st.absence = m.since === null || m.limit === null ? null :
@@ -529,10 +532,10 @@
     if (st.frame) return;
     if (!myTurn() || st.pending) { if (!st.pending) explain(sq); return; }
     var ex = exits().filter(function (x) { return x.to === sq; })[0];
-    if (ex) { sendAction("step", ex); return; }
+    if (ex) { carefulStep(ex); return; }
     if (st.selected) {
       var hit = stepsFrom(st.selected).filter(function (x) { return x.to === sq; })[0];
-      if (hit) { sendAction("step", hit); return; }
+      if (hit) { carefulStep(hit); return; }
     }
     if (st.selected === sq) { st.selected = null; render(); return; }
     if (stepsFrom(sq).length) { st.selected = sq; refuse(""); render(); return; }
@@ -606,6 +609,15 @@
     if (would === "forfeit") return what + " would be your third turn in a row counting as a pass: you would lose the game by forfeit (R12).";
     if (would === "null") return what + " would make three turns in a row counting as passes: the game would end as a null game, with no winner (R12).";
     return "";
+  }
+  // A last step that ends the turn on an earlier position stalls (R9, R13): asked like a pass.
+  function carefulStep(step) {
+    var p = st.state && st.state.passing;
+    var stalls = p && (p.stalling_last_steps || []).some(function (x) {
+      return x.kind === step.kind && x.from === step.from && x.to === step.to;
+    });
+    var text = stalls ? consequence("This last step ends your turn on a position the game has had before (stalling, R13): it counts as a pass and", p.pass_would) : "";
+    confirmThen(text, function () { sendAction("step", step); });
   }
   $("end-turn").addEventListener("click", function () {
     var p = st.state && st.state.passing;

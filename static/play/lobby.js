@@ -1,3 +1,14 @@
+/* The challenge form: the custom time field only when "custom" is chosen (R36's presets
+ * otherwise). A static file: the site's Content-Security-Policy runs no inline script. */
+(function () {
+  "use strict";
+  var time = document.getElementById("id_time"), custom = document.getElementById("id_custom_time");
+  if (!time || !custom) return;
+  var row = custom.closest("p");
+  var show = function () { row.hidden = time.value !== "custom"; };
+  time.addEventListener("change", show);
+  show();
+})();
 /* The lobby: open a game of ours as soon as one starts (our challenge was accepted, or the
  * quick-pairing pool paired us), and keep the pool's counts and our wait up to date.
  * Live over the lobby's websocket (/ws/lobby/, play/live/lobby.py): "changed" makes us fetch

@@ -116,6 +116,10 @@ class GameClient:
             self.meta = msg["game"]
         elif kind in ("ack", "rejected"):
             self._answer(msg)
+        elif kind == "probe":  # R36: the server measures lag from the echo; not answered here
+            pass
+        elif kind == "absence":  # R37: a player of a live timed game left, or is back
+            self.absence: dict[str, Any] | None = msg
         elif kind != "pong":
             self.problems.append(f"unexpected message {msg}")
         self._changed.set()

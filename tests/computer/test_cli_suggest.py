@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from play.games.talu import TaluGame, read_stgn
+from play.games.talu.search import LEVELS
 from play.games.talu.search.turns import Budget, find_win
 from talu_cli.main import main
 
@@ -37,7 +38,7 @@ def test_the_suggested_turn_appended_to_the_file_replays(tmp_path: Path, capsys,
     assert code == 0 and out["ok"] is True
     before = read_stgn(opening, variant)
     assert out["side"] == before.side_to_move.value and out["round"] == before.round
-    assert out["level"] == 2 and 0 < out["nodes"] <= 4_000 and out["seconds"] >= 0
+    assert out["level"] == 2 and 0 < out["nodes"] <= LEVELS[2].nodes and out["seconds"] >= 0
     assert out["turn"].startswith(f"{before.round:03d} {out['side']}: ")
     after = read_stgn(opening + out["turn"] + "\n", variant)  # replays legally
     assert len(after.turns) == len(before.turns) + 1

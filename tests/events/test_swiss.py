@@ -46,8 +46,8 @@ def test_the_next_round_is_the_one_bbppairings_makes(case):
     assert our_pairs(t, absent) == expected_pairs(f"{case.replace('.trf', '')}.expected")
 
 
-def play(t: Tournament, rng: random.Random, forfeits: bool = True) -> None:
-    rnd = swiss.pair_round(t)
+def play(t: Tournament, rng: random.Random, forfeits: bool = True, large=None) -> None:
+    rnd = swiss.pair_round(t, large=large)
     for g in rnd.games:
         weights = [40, 40, 18, 1, 1] if forfeits else [40, 40, 18, 0, 0]
         g.result = rng.choices(["1-0", "0-1", "=", "+-", "-+"], weights)[0]
@@ -55,15 +55,17 @@ def play(t: Tournament, rng: random.Random, forfeits: bool = True) -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.integers(4, 24), rounds=st.integers(3, 9))
-def test_random_tournaments_keep_the_absolute_rules(seed, players, rounds):
+@given(seed=st.integers(0, 10**6), players=st.integers(4, 24), rounds=st.integers(3, 9),
+       large=st.booleans())
+def test_random_tournaments_keep_the_absolute_rules(seed, players, rounds, large):
+    # both engines: the exact one (caissify-pairings) and the large fields' (dutch_large)
     rng = random.Random(seed)
     rounds = min(rounds, players - 1)
     t = Tournament([Entrant(f"K{i:03d}", rating=rng.randint(1000, 2500))
                     for i in range(players)], total_rounds=rounds)
     try:
         for _ in range(rounds):
-            play(t, rng, forfeits=False)
+            play(t, rng, forfeits=False, large=large)
     except PairingError:
         # a small field can run out of new opponents; the error says so and pairs nothing
         assert len(t.rounds) < rounds
@@ -147,3 +149,21 @@ def test_bad_absence_is_refused():
         swiss.pair_round(t, {"K1": "U"})
     with pytest.raises(PairingError, match="NOBODY is not a player"):
         swiss.pair_round(t, {"NOBODY": "H"})
+
+
+def test_large_fields_take_the_large_engine_and_keep_the_rules():
+    from registry.events.pairing import dutch_large
+
+    rng = random.Random(3)
+    n = dutch_large.LARGE_FIELD + 13
+    t = Tournament([Entrant(f"K{i:03d}", rating=rng.randint(1000, 2500)) for i in range(n)],
+                   total_rounds=7)
+    for _ in range(7):
+        play(t, rng, forfeits=False)
+    met = Counter(frozenset((g.white, g.black)) for r in t.rounds for g in r.games)
+    assert max(met.values()) == 1
+    assert Counter(b.player for r in t.rounds for b in r.byes).most_common(1)[0][1] == 1
+    # score groups: most boards of the last round are within one score group
+    scores = t.scores(upto=6)
+    same = sum(scores[g.white] == scores[g.black] for g in t.rounds[-1].games)
+    assert same >= len(t.rounds[-1].games) * 0.6

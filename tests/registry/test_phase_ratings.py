@@ -46,6 +46,11 @@ def seeds() -> dict[int, PlayerState]:
             for p in Player.objects.filter(user=None)}
 
 
+def strata() -> list[tuple]:
+    return sorted(StratumRecord.objects.values_list("player_id", "stratum", "games", "wins",
+                                                    "rating_start", "rating_end", "ended"))
+
+
 def ratings() -> dict[int, int]:
     """The over-the-board players' ratings (accounts such as the admin's stay out)."""
     return dict(Player.objects.filter(user=None).values_list("pk", "rating"))
@@ -130,7 +135,9 @@ def test_annulling_a_phase_game_recomputes_the_phase_and_what_follows(field, bod
     entry = AuditEntry.objects.get(action=AuditEntry.ANNUL)
     assert entry.after["ratings"][x.player_id] == [before[x.pk], after[x.pk]]
     assert summary.games_rerated == 3 + 1
+    histories = strata()
     assert recompute_all().rows_written == 0
+    assert strata() == histories  # the annulment rebuilt the histories a full recompute would
 
 
 def test_a_game_submitted_into_the_past_of_a_closed_phase_recomputes_it(field, body):
@@ -166,6 +173,16 @@ def test_promotion_counts_phase_games_and_comes_after_the_update(body):
     assert [(h.stratum, h.games, h.wins) for h in history] == [(2, 20, 16), (3, 0, 0)]
     assert history[0].ended == T0 + hours(30)
     assert recompute_all().rows_written == 0
+    # annul one of the 16 wins: 15 of 19 is still 75% but 19 games are not 20 (R26)
+    win = RegistryGame.objects.filter(phase=phase, player_i=s2).order_by("played_at").first()
+    annul_game(win, reason="a win recorded for the wrong player")
+    s2.refresh_from_db()
+    assert s2.stratum == 2 and s2.stratum_games == 19 and s2.rating != 1000
+    assert [(h.stratum, h.games, h.wins) for h in
+            StratumRecord.objects.filter(player=s2).order_by("stratum")] == [(2, 19, 15)]
+    histories = strata()
+    recompute_all()
+    assert strata() == histories
 
 
 def test_closing_is_refused_while_a_phase_game_is_playing(field, body):
@@ -194,3 +211,21 @@ def test_the_profile_shows_the_phase_and_its_step_in_the_chart(field, client):
     assert f"{row.victory_score}" in section and "2 (" in section
     # the chart's last point is the rating after the close
     assert f"<title>{a.rating}</title>" in html
+
+
+def test_start_ratings_are_the_ratings_at_the_opening(body):
+    from registry.phases import start_ratings
+
+    a, b = make_player("A", body=body, stratum=3, rating=1600), make_player("B", body=body)
+    x = make_player("X", body=body, stratum=3, rating=1600)
+    add_game(body, a, x, I_WINS, at=T0 - hours(1))  # before the opening: counts
+    a.refresh_from_db()
+    at_opening = a.rating
+    phase = open_phase("club phase", body=body, opened_at=T0)
+    add_game(body, a, x, I_WINS, at=T0 + hours(1))  # after it: does not
+    a.refresh_from_db()
+    assert a.rating != at_opening
+    assert start_ratings(phase, [a, b]) == {a.pk: at_opening, b.pk: 250}
+    phase_game(body, a, b, phase, I_WINS, at=T0 + hours(2))
+    close_phase(phase, closed_at=T0 + hours(3))
+    assert PhaseRatingChange.objects.get(phase=phase, player=a).start_rating == at_opening

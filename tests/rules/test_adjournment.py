@@ -139,3 +139,22 @@ def test_arbiter_adjourns_and_resumes_at_once():
     assert not s.sessions.paused
     assert [d["reason"] for d in games.snapshot(s)["arbiter"]] == ["the hall closes",
                                                                   "next morning"]
+
+
+def test_no_warning_tells_of_the_sealed_turn():
+    """R14's automatic warnings would reveal that the sealed turn was non-engaging: they wait
+    for the resumption (R38)."""
+    s = games.new_state("standard", GameOptions(auto_warn=True))
+    log: list = []
+    quiet = [("I", "A1", "B1"), ("O", "A8", "B8"), ("I", "C1", "D1"), ("O", "C8", "D8"),
+             ("I", "E1", "F1")]
+    for n, (side, frm, to) in enumerate(quiet):
+        _turn(s, side, frm, to, n, log)
+    games.run(s, player("I"), Adjourn(), at(10))
+    games.run(s, player("O"), Adjourn(), at(11))
+    _turn(s, "O", "E8", "F8", 12, log)  # the sealed turn flags the game
+    assert s.sessions.adjourned and s.engine.flagged
+    assert not s.engine.warned
+    games.run(s, player("I"), Resume(), at(20))
+    events = games.run(s, player("O"), Resume(), at(21))
+    assert [e.kind for e in events] == ["resume", "warn", "warn"]

@@ -272,3 +272,28 @@ def test_decisions_at_one_moment_replay_in_the_order_they_were_taken():
     assert state.result.winner == "O"
     assert [d.action for d in state.engine.arbiter] == ["warn", "count_as_pass"]
     _same(_replay(state), state.engine)
+
+
+# --- the signs an arbiter watches (the console) ----------------------------------------------
+
+def test_warning_signs_show_runs_passes_and_the_position_a_stall_repeats():
+    from play.games.talu.signs import warning_signs
+
+    g = TaluGame()
+    play(g, "A1-B1", "end", "A8-B8", "end", "C1-D1", "end", "C8-D8", "end", "E1-F1", "end",
+         "E8-F8", "end")
+    signs = warning_signs(g)
+    assert signs["flagged"] and signs["non_engaging_run"] == {"I": 3, "O": 3}
+    assert signs["passes_in_a_row"] == {"I": 0, "O": 0} and signs["stalls"] == []
+    g.warn(Side.I)
+    play(g, "pass")
+    signs = warning_signs(g)
+    assert signs["passes_in_a_row"] == {"I": 1, "O": 0} and signs["warned"] == ["I"]
+    assert signs["game_passes_in_a_row"] == 1 and signs["last_turn"] == "004 I"
+    # R13: back to the opening, then to the position after 001 I
+    h = TaluGame()
+    play(h, "A2-A3", "end", "A7-A6", "end", "A3-A2", "end", "A6-A7", "end", "A2-A3", "end")
+    assert warning_signs(h)["stalls"] == [
+        {"turn": "002 O", "side": "O", "repeats": "the opening"},
+        {"turn": "003 I", "side": "I", "repeats": "the position after 001 I"}]
+    assert warning_signs(h)["passes_in_a_row"] == {"I": 1, "O": 1}

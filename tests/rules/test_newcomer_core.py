@@ -43,7 +43,7 @@ def test_the_snapshot_carries_the_words_of_its_result():
 def test_a_third_own_pass_would_forfeit_and_a_third_pass_of_the_game_would_null():
     g = TaluGame()
     assert g.passing() == {"run": {"I": 0, "O": 0}, "game_run": 0, "pass_would": None,
-                           "end_stalls": False, "end_would": None}
+                           "end_stalls": False, "end_would": None, "stalling_last_steps": []}
     g.play(Step("pass"))
     g.play(Step.from_dict(mv("H7", "H6")))
     g.play(Step("end"))
@@ -131,3 +131,20 @@ def test_a_lesson_turn_ended_without_the_goal_is_over_and_bad_input_is_refused()
     assert "at most" in attempt(BY_SLUG["moving"], [{"kind": "pass"}] * (MAX_STEPS + 1))["error"]
     assert attempt(BY_SLUG["moving"], ["D2-D3"])["error"] == (
         "a step must be an object with a 'kind'")
+
+
+def test_a_last_step_that_would_stall_into_a_forfeit_is_named():
+    g = TaluGame()
+    for side_steps in ([{"kind": "pass"}], [mv("H7", "H6"), {"kind": "end"}], [{"kind": "pass"}],
+                       [mv("G7", "G6"), {"kind": "end"}]):
+        for s in side_steps:
+            g.play(Step.from_dict(s))
+    assert g.passing()["pass_would"] == "forfeit"
+    for s in (mv("A2", "A3"), mv("A3", "A2"), mv("A2", "A3")):
+        g.play(Step.from_dict(s))
+    named = g.passing()["stalling_last_steps"]
+    assert {"kind": "move", "from": "A3", "to": "A2"} in named  # back to the turn's start
+    assert {"kind": "move", "from": "B2", "to": "B3"} not in named
+    g.play(Step.from_dict(mv("A3", "A2")))
+    assert g.outcome is not None and g.outcome.reason.value == "forfeit"
+    assert TaluGame().passing()["stalling_last_steps"] == []

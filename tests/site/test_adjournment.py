@@ -28,11 +28,11 @@ from channels.db import database_sync_to_async
 from play.lifecycle import start_game
 from play.models import Game
 from play.store import engines
-from play.worker.loop import run_due
+from play.worker.loop import run_due, run_sessions
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _leaks(frame: dict) -> list[str]:
@@ -72,6 +72,7 @@ async def _send(comm, msg: dict) -> dict:
     return reply
 
 
+@pytest.mark.asyncio
 async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp_path):
     alice, bob, _carol = players
     engines.forget()
@@ -131,6 +132,11 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
             assert not _leaks(f), (who, _leaks(f), f)
     row = await Game.objects.aget(pk=game.pk)
     assert "A2-A3" not in row.stgn and row.deadline is None and row.is_live
+    # The session has ended: its entry is written, signed and chained now (R38), once.
+    await database_sync_to_async(run_sessions)()
+    await database_sync_to_async(run_sessions)()
+    first = [r async for r in GameRecord.objects.filter(game__live=game, kind="STSE")]
+    assert [r.session for r in first] == [1] and "A2-A3" not in first[0].content
 
     # A restart: no process holds the game any more; everyone reconnects.
     for comm in (comm_i, comm_o, comm_s):
@@ -166,12 +172,19 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
         "kind", "session")]
     stse = {r.session: yaml.safe_load(r.content)["session"] for r in records if r.kind == "STSE"}
     assert set(stse) == {1, 2}
+    assert next(r.content for r in records if r.kind == "STSE" and r.session == 1) == \
+        first[0].content  # the entry written at the adjournment stands
     assert stse[1]["turns"][-1].startswith("002 O") and "A3" not in stse[1]["board"]["I"]
     assert [a["action"] for a in stse[1]["arbiter"]] == ["adjourn"]
     assert stse[2]["turns"][0].endswith("A2-A3") and stse[2]["arbiter"][0]["action"] == "resume"
     assert stse[2]["meta"]["previous_hash"] == stse[1]["tail"]["hash"]
+    # R38's record fields: the time control, and each side's time left at a session's end
+    assert all(0 < stse[1]["clocks"][side] <= 600 for side in "IO")
+    stge = yaml.safe_load(next(r.content for r in records if r.kind == "STGE"))
+    assert stge["game"]["time_control"] == "fischer 600+0"
     slip = yaml.safe_load(next(r.content for r in records if r.kind == "STDGS"))
     assert len(slip["sessions"]) == 2
+    assert slip["game"]["time_control"] == "fischer 600+0" and slip["sessions"][0]["clocks"]
 
     # talu verify accepts the whole chain; stock gpg accepts every signature.
     files = []
@@ -194,3 +207,27 @@ async def test_sealed_turn_hidden_then_two_sessions_verify(players, cookies, tmp
         gpg = subprocess.run(["gpg", "--homedir", keyring, "--batch", "--verify", str(sig),
                               str(data)], capture_output=True, text=True, timeout=60)
         assert gpg.returncode == 0, gpg.stderr
+
+
+def test_arbiter_adjourns_and_resumes_through_the_command_path(players):
+    """The arbiter tools (issue 26) send ``Adjourn``/``Resume`` as an arbiter actor down the one
+    command path (R39, R40): stored and announced like any command; a resume before the seal,
+    or by a player alone, changes nothing."""
+    from play.commands.path import Submission, execute
+    from play.games.protocol import Adjourn, PlayStep, Resume, arbiter, player
+
+    alice, bob, _ = players
+    engines.forget()
+    game = start_game(alice, bob)
+    out = execute(Submission(game.uuid, arbiter("ann"), Adjourn("the hall closes")))
+    assert out.ok and out.events[0]["kind"] == "adjourn" and out.events[0]["actor"] == "arbiter"
+    early = execute(Submission(game.uuid, arbiter("ann"), Resume()))
+    assert not early.ok and "has not sealed" in early.reason
+    assert execute(Submission(game.uuid, player("I"), PlayStep({"kind": "pass"}), 1)).ok
+    row = Game.objects.get(pk=game.pk)
+    assert row.to_move == "" and row.is_live  # adjourned: nobody to move
+    offer = execute(Submission(game.uuid, player("O"), Resume()))
+    assert offer.ok and offer.events[0]["kind"] == "offer"
+    out = execute(Submission(game.uuid, arbiter("ann"), Resume("next morning")))
+    assert out.ok and out.events[0]["kind"] == "resume"
+    assert Game.objects.get(pk=game.pk).to_move == "O"

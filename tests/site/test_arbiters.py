@@ -419,4 +419,59 @@ def test_a_body_token_acts_only_for_an_arbiter_that_body_appointed(cast, game):
     response = _post(own, game, {**ACTIONS["warn"], "arbiter": "dave"})
     assert response.status_code == 200, response.json()
     assert response.json()["events"][0]["data"]["by"] == "dave"
-    assert AuditEntry.objects.get(action=AuditEntry.ARBITRATE).actor_user == cast["arbiter"]
+    entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
+    assert entry.actor_user == cast["arbiter"] and entry.actor_body == services.site_body()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+@pytest.mark.parametrize("name", ["count_as_pass", "forfeit", "null"])
+async def test_the_arbiter_and_staff_act_over_the_websocket(role, name, cast, game, cookies):
+    await database_sync_to_async(_play)(game, cast["player"], "A2-A3", "end")
+    comm, _, first = await connect(game, await database_sync_to_async(cookies)(cast[role]))
+    assert first["version"] == 2
+    msg = {k: v for k, v in ACTIONS[name].items() if k != "action"}
+    await comm.send_json_to({"type": name, "seq": "x1", **msg})
+    ack = await receive(comm, "ack", "rejected")
+    assert ack["type"] == "ack" and ack["version"] == 3, ack
+    update = await receive(comm, "update")
+    [event] = update["events"]
+    assert event["actor"] == "arbiter" and event["data"]["by"] == cast[role].username
+    outcome = update["state"]["outcome"]
+    if name == "count_as_pass":
+        assert outcome is None and update["state"]["pass_turns"] == ["001 I"]
+    else:
+        assert outcome["reason"] == name and outcome["detail"] == "arbiter"
+    entry = await AuditEntry.objects.select_related("actor_user").aget(
+        action=AuditEntry.ARBITRATE)
+    assert entry.actor_user.username == cast[role].username
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_arbiter_adjourns_and_resumes_over_rest_players_cannot(cast, game):
+    """R38 by an arbiter (R39): ``adjourn`` at once between turns (the side to move then seals
+    its turn), ``resume`` once it is sealed; each audited with the arbiter's name. The same
+    actions by a player or a spectator over the arbiter's route are refused and change
+    nothing (a player's adjourn is an offer, over the game's socket)."""
+    _play(game, cast["player"], "A2-A3", "end")
+    before = _facts(game)
+    for role in ("player", "opponent", "spectator"):
+        response = _post(_client(cast, role), game, {"action": "adjourn", "reason": "dinner"})
+        assert response.status_code == 403, response.json()
+    assert _facts(game) == before
+    arbiter_client = _client(cast, "arbiter")
+    response = _post(arbiter_client, game, {"action": "adjourn", "reason": "the hall closes"})
+    assert response.status_code == 200, response.json()
+    [event] = response.json()["events"]
+    assert (event["kind"], event["actor"]) == ("adjourn", "arbiter")
+    early = _post(arbiter_client, game, {"action": "resume", "reason": "too soon"})
+    assert early.status_code in (400, 409) and "sealed" in early.json()["detail"]
+    _play(game, cast["opponent"], "A7-A6", "end")  # dark's sealed turn
+    response = _post(arbiter_client, game, {"action": "resume", "reason": "next morning"})
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"][0]["kind"] == "resume"
+    assert [e.after["type"] for e in AuditEntry.objects.filter(action=AuditEntry.ARBITRATE)
+            .order_by("pk")] == ["adjourn", "resume"]
+    assert Game.objects.get(pk=game.pk).is_live

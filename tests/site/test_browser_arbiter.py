@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from registry.records import keys
-from tests.site.test_browser import free_port, sign_up
+from tests.site.livesite import free_port
+from tests.site.test_browser import sign_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,6 +131,9 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
             "Arbiter: light is warned for non-engagement")
         expect(page.locator("#decisions")).to_contain_text("before the first turn")
     _shot(cyd, "arbiters-game.png")
+    cyd.set_viewport_size({"width": 390, "height": 844})
+    _shot(cyd, "arbiters-game-phone.png")
+    cyd.set_viewport_size({"width": 1280, "height": 900})
     light.set_viewport_size({"width": 390, "height": 844})
     _shot(light, "arbiters-player-phone.png")
 

@@ -11,6 +11,7 @@ out of range is refused with words.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from datetime import timedelta
@@ -18,6 +19,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError
+from django.urls import reverse
 from django.utils import timezone
 
 from play.commands.path import Submission, store
@@ -62,7 +64,7 @@ def _past_openings(game: Game) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_flag_at_deadline_with_no_socket_open(players):
+def test_flag_at_deadline_with_no_socket_open(players, client):
     game = _timed(players, "fischer 60+0", age=200)
     _past_openings(game)
     row = Game.objects.get(pk=game.pk)
@@ -79,6 +81,10 @@ def test_flag_at_deadline_with_no_socket_open(players):
     run_due()  # archived like any decided game: the STGN result line alone (R15)
     assert GameRecord.objects.filter(game__live=game, kind="STSE").exists()
     assert clocks.flag_due() == []  # nothing due any more
+    # the pages say why: the game page's result and the players' profiles
+    alice = players[0]
+    page = client.get(reverse("profile", args=[alice.player.player_id])).content.decode()
+    assert "O won on time" in page
 
 
 @pytest.mark.django_db(transaction=True)
@@ -171,3 +177,22 @@ async def test_flag_reaches_the_players_at_the_deadline(players, cookies, worker
         assert 0 <= heard - deadline < 1500, heard - deadline
     for comm in (comm_i, comm_o):
         await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_lag_measured_by_the_server_goes_with_the_step(players, cookies):
+    """R36: a timed game's player is probed; half the echo's round trip is the lag the step
+    carries (the clock credits at most 1 s of it a turn, 3 s a game)."""
+    alice = players[0]
+    game = await database_sync_to_async(_timed)(players, "fischer 180+2", age=1)
+    comm, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
+    probe = await receive(comm, "probe")
+    await asyncio.sleep(0.4)  # a slow network: the echo comes back 0.4 s later
+    await comm.send_json_to({"type": "probe", "t": probe["t"]})
+    await comm.send_json_to({"type": "step", "version": 0, "seq": "s1",
+                             "step": {"kind": "move", "from": "A2", "to": "A3"}})
+    assert (await receive(comm, "ack"))["type"] == "ack"
+    step = await GameEvent.objects.aget(game_id=game.pk, version=1)
+    assert 190 <= step.data["lag"] <= 5000, step.data
+    await comm.disconnect()

@@ -54,7 +54,7 @@ def test_the_lobby_starts_a_freeplay_game_against_the_marked_computer(client, ma
     row = ComputerGame.objects.get(game=game)
     assert (row.side, row.level) == ("O", 2)
     # marked wherever it is shown: the lobby's lists, the game page, the players block
-    assert "computer opponent (O)" in client.get("/").content.decode()
+    assert "computer opponent (dark)" in client.get("/").content.decode()
     assert "alice vs computer opponent" in client.get(
         reverse("game", args=[game.uuid])).content.decode()
     from play import gameview
@@ -197,3 +197,30 @@ async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
     result = await pool.think_async("standard", [("step", {"kind": "move", "from": "A2",
                                                            "to": "A3"})], 1, 5.0)
     assert result["side"] == "I" and result["steps"] and result["nodes"] > 0
+
+
+def test_the_computer_s_profile_says_it_is_the_computer(client, make_user):
+    game = play_the_computer(make_user("erin"), "standard", 2, "I")
+    machine = game.player_o
+    page = client.get(reverse("profile", args=[machine.player.player_id])).content.decode()
+    assert "The computer opponent" in page
+    human = client.get(reverse("profile", args=[game.player_i.player.player_id])).content.decode()
+    assert "The computer opponent" not in human
+
+
+@pytest.mark.asyncio
+async def test_a_failing_search_is_retried_after_its_lease_not_at_once(make_user, monkeypatch):
+    fay = await database_sync_to_async(make_user)("fay")
+    game = await database_sync_to_async(play_the_computer)(fay, "standard", 1, "O")
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the pool is gone")
+
+    monkeypatch.setattr(pool, "think_async", broken)
+    worker = mover.Mover("w")
+    assert await worker.round() == 1
+    await worker.drain()  # logged as a warning, the worker goes on
+    assert await worker.round() == 0  # still claimed: no retry in a busy loop
+    row = await ComputerGame.objects.aget(game=game)
+    assert row.claimed_by == "w" and row.claimed_until is not None and row.turns == 0
+    assert await database_sync_to_async(lambda: GameEvent.objects.filter(game=game).count())() == 0

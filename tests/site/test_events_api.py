@@ -291,3 +291,40 @@ def test_a_double_round_robin_by_the_arbiter(club, make_user):
     table = api().get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]
     assert sum(row["points"] for row in table) == 12
     assert set(table[0]["tiebreaks"]) >= {"direct_encounter", "wins", "sonneborn_berger"}
+
+
+def test_submitted_records_are_matched_to_their_pairing(club, make_user):
+    from django.utils import timezone
+
+    from registry.models import RegistryGame
+
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    members = [player_of(make_user(n)) for n in ("mia", "max", "moe", "meg")]
+    for p in members:
+        assert api(arbiter).post(f"/api/v1/events/{event.pk}/entries/",
+                                 {"player_id": p.player_id}, format="json").status_code == 201
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    first, second = Pairing.objects.filter(round__event=event).order_by("board")
+    by_key = {p.player_id: p for p in members}
+
+    def archived(i, o, winner):
+        return RegistryGame.objects.create(
+            body=club[0], source=RegistryGame.SUBMITTED, status=RegistryGame.FINISHED,
+            player_i=by_key[i], player_o=by_key[o], winner=winner, played_at=timezone.now())
+
+    game = archived(first.white.key, first.black.key, "O")
+    wrong = archived(first.black.key, first.white.key, "I")  # sides swapped
+    before = snapshot(event)
+    for game_id, words in ((wrong.game_id, "not by this pairing's"),
+                           ("00000000-0000-0000-0000-000000000000", "no registry game")):
+        r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/results/",
+                              {"pairing": first.pk, "game_id": str(game_id)}, format="json")
+        assert r.status_code == 400 and words in r.json()["detail"], r.json()
+    assert snapshot(event) == before
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/results/",
+                          {"pairing": first.pk, "game_id": str(game.game_id)}, format="json")
+    assert r.status_code == 200 and r.json()["result"] == "0-1"
+    assert str(game.game_id) in r.json()["note"]
+    second.refresh_from_db()
+    assert second.result == ""

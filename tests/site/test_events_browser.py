@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.test_browser import ROOT, sign_up, site  # noqa: F401  (the site fixture)
+from tests.site.livesite import ROOT
+from tests.site.test_browser import sign_up, site  # noqa: F401  (the site fixture)
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("TALU_SCREENSHOTS")
@@ -69,6 +70,8 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     shot(arbiter, "event-arbiter-desktop")
 
     pia = pages["pia"]
+    pia.goto(base + "/")  # the lobby, like every page, tells her that her game has started
+    assert "your game has started" in pia.inner_text("[data-testid=event-banner]")
     pia.goto(base + "/events/mine/")
     row = pia.locator("[data-testid=my-pairings-table] tbody tr").first
     text = row.inner_text()

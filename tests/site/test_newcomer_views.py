@@ -94,3 +94,23 @@ def test_api_index_and_favicon(client):
     assert index["games"].endswith("/api/v1/games/") and len(index["leaderboards"]) == 3
     icon = client.get("/favicon.ico")
     assert icon.status_code == 301 and icon["Location"].endswith("favicon.svg")
+
+
+def test_pages_hold_no_inline_script(client, game, players):
+    """Every script is a static file and no element has an on...= handler: the pages work under
+    a Content-Security-Policy without 'unsafe-inline' (the hardening issue's)."""
+    import re
+
+    alice = players[0]
+    client.force_login(alice)
+    pages = [reverse("lobby"), reverse("rules"), reverse("lessons"),
+             reverse("lesson", args=["honor"]), reverse("game", args=[game.uuid]),
+             reverse("my_games"), reverse("profile", args=[alice.player.player_id]),
+             reverse("leaderboard")]
+    for url in pages:
+        html = client.get(url).content.decode()
+        scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+        for attrs, body in scripts:
+            assert "src=" in attrs or 'type="application/json"' in attrs, (url, attrs)
+            assert "src=" not in attrs or not body.strip(), url
+        assert not re.search(r"\son[a-z]+\s*=", html), url

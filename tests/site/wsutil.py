@@ -48,7 +48,8 @@ async def receive(comm, *types: str, timeout: float = TIMEOUT, skipped: list | N
             return {"type": "ack", **msg["ack"]}
         if msg["type"] in types:
             return msg
-        assert msg["type"] in ("spectators", "update", "welcome", "game", "absence"), msg
+        assert msg["type"] in ("spectators", "update", "welcome", "game", "absence",
+                               "probe"), msg
         if skipped is not None:
             skipped.append(msg)
 

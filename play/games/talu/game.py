@@ -203,8 +203,25 @@ class TaluGame:
             before = self.turns[-1].after if self.turns else self._origin
             after = self.bits
             stalls = after == before or (after[0], after[1], 1 - t.side) in self._seen
+        # A step that spends the turn's last step ends the turn by itself (R9): when a pass
+        # would lose or null the game, name the steps that would end it stalling too. Only
+        # then: it costs a copy of the turn per such step, so never on an ordinary snapshot.
+        last_steps: list[dict[str, Any]] = []
+        if would is not None:
+            before = self.turns[-1].after if self.turns else self._origin
+            for kind, a, b in t.legal():
+                if kind in (END, PASS):
+                    continue
+                child = t.copy()
+                child.apply(kind, a, b)
+                if not child.over:
+                    continue
+                after = (child.me, child.op) if t.side == 0 else (child.op, child.me)
+                if after == before or (after[0], after[1], 1 - t.side) in self._seen:
+                    last_steps.append(self._to_step((kind, a, b)).to_dict())
         return {"run": run, "game_run": game_run, "pass_would": would,
-                "end_stalls": stalls, "end_would": would if stalls else None}
+                "end_stalls": stalls, "end_would": would if stalls else None,
+                "stalling_last_steps": last_steps}
 
     def board(self) -> dict[str, list[str]]:
         i, o = self.bits

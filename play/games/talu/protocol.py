@@ -354,6 +354,8 @@ class TaluRules:
         sealed = adjournment.follow_up(engine, state.sessions, state.last_t)
         if sealed:
             return sealed
+        if state.sessions.paused:  # a warning now would tell of the sealed turn (R38); it
+            return []  # comes with the first command after the resumption
         if not state.options.auto_warn or engine.outcome is not None or not engine.flagged:
             return []
         return [Event(WARN, "", {"side": s, "reason": "non-engagement"}, f"warn {s}", SYSTEM)
@@ -385,8 +387,11 @@ class TaluRules:
         return snap
 
     def side_to_move(self, state: TaluState) -> str:
+        """The side to move; "" when over, and while adjourned (nobody is: R38)."""
         side = state.engine.side_to_move
-        return side.value if side is not None else ""
+        if side is None or state.sessions.adjourned:
+            return ""
+        return side.value
 
     def deadline(self, state: TaluState) -> int | None:
         """When the running clock runs out (ms since the epoch), or None: untimed, stopped,

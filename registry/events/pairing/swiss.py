@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from caissify_pairings.engines.dutch import ColorPref, DutchEngine
 
+from registry.events.pairing import dutch_large
 from registry.events.pairing.model import Bye, Cell, Game, PairingError, Round, Tournament
 
 NONE, WHITE, BLACK = ColorPref.NONE, ColorPref.WHITE, ColorPref.BLACK
@@ -115,11 +116,23 @@ def _previous_pairings(t: Tournament, numbers: dict[str, int]) -> set[tuple[int,
     return pairs
 
 
-def pair_round(t: Tournament, absent: dict[str, str] | None = None) -> Round:
+def _large_rows(engine: _Dutch) -> list[dict]:
+    pairs, bye = dutch_large.pair(engine._players, engine._assign_colors)
+    rows = [{"white_id": w.id, "black_id": b.id, "table": i}
+            for i, (w, b) in enumerate(pairs, start=1)]
+    if bye is not None:
+        rows.append({"white_id": bye.id, "black_id": None, "bye": True,
+                     "table": len(rows) + 1})
+    return rows
+
+
+def pair_round(t: Tournament, absent: dict[str, str] | None = None,
+               large: bool | None = None) -> Round:
     """The next round of a Swiss. ``absent`` names the players the arbiter knows will not play
     it and their bye (``H`` half-point or ``Z`` zero-point, C.04.1); withdrawn players and late
     entrants not yet joined are left out. The one pairing-allocated bye of an odd field goes
-    by the Dutch rules to a player who has had none (R41)."""
+    by the Dutch rules to a player who has had none (R41). Fields above
+    ``dutch_large.LARGE_FIELD`` are paired by ``dutch_large`` (``large`` forces the choice)."""
     absent = absent or {}
     round_number = len(t.rounds) + 1
     if t.total_rounds and round_number > t.total_rounds:
@@ -140,8 +153,13 @@ def pair_round(t: Tournament, absent: dict[str, str] | None = None) -> Round:
         previous_pairings=_previous_pairings(t, numbers),
         round_number=round_number, total_rounds=max(t.total_rounds, round_number),
         initial_color=t.initial_colour, bye_value=1.0, max_byes_per_player=1)
+    if large is None:
+        large = len(pairable) > dutch_large.LARGE_FIELD
     try:
-        rows = engine.generate_pairings()
+        rows = _large_rows(engine) if large else engine.generate_pairings()
+    except dutch_large._NoPairing:
+        raise PairingError(f"round {round_number} cannot be paired: too few players have "
+                           "not met (withdraw a player or end the event)") from None
     except Exception as exc:  # the library's own words, named as ours
         raise PairingError(f"round {round_number} cannot be paired: {exc}") from exc
     games: list[Game] = []

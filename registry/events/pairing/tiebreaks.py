@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from tiebreak_core import GameRecord, PlayerTiebreakData
 from tiebreak_core.models import FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE
-from tiebreak_core.strict import calculate_all_strict
+from tiebreak_core.strict import rank_standings_strict
 
 from registry.events.pairing.model import DOUBLE_ROUND_ROBIN, ROUND_ROBIN, Cell, Round, Tournament
 
@@ -97,12 +97,13 @@ def standings(t: Tournament, victory_scores: dict[str, float] | None = None,
     criteria = order(t.system)
     scalar = [c for c in criteria if c not in ("direct_encounter", "victory_score")]
     mode = "swiss" if criteria is SWISS_ORDER else "round_robin"
+    # one call for everyone: the library classifies the rounds once (its ranking path)
+    result = rank_standings_strict(data, scalar, total_rounds=max(last, 1),
+                                   ruleset="fide-2026", mode=mode)
+    computed = {p.player_id: p.values for p in result.players}
     rows = []
     for key in cells:
-        values = calculate_all_strict(data[index[key]], data, scalar, total_rounds=max(
-            last, 1), ruleset="fide-2026", mode=mode) if data[index[key]].games else dict.fromkeys(
-            scalar, 0.0)
-        values = {c: float(v) for c, v in values.items()}
+        values = {c: float(computed.get(index[key], {}).get(c, 0.0)) for c in scalar}
         values["victory_score"] = float((victory_scores or {}).get(key, 0.0))
         rows.append(Standing(key, data[index[key]].points, values=values))
     return _rank(rows, criteria, cells, t.numbers())

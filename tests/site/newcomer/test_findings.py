@@ -146,7 +146,15 @@ def test_a_losing_pass_is_announced_counted_and_confirmed(newcomer_site, ctx, vi
     page.click("#confirm-pass-no")
     expect(dialog).to_be_hidden()
     assert version(page) == v and page.get_attribute("#game", "data-finished") == ""
-    page.click("#pass")
+    # A last step that brings the turn back where it began stalls (R13): asked the same way.
+    for n, (a, b) in enumerate((("A2", "A3"), ("A3", "A2"), ("A2", "A3")), start=1):
+        page.click(f'[data-square="{a}"]')
+        page.click(f'[data-square="{b}"]')
+        wait_until(lambda n=n: version(page) == v + n, what=f"step {n}")
+    page.click('[data-square="A3"]')
+    page.click('[data-square="A2"]')
+    expect(dialog).to_contain_text("stalling")
+    expect(dialog).to_contain_text("lose the game by forfeit")
     page.click("#confirm-pass-yes")
     expect(page.locator("#result")).to_have_text(
         "Dark won: light forfeited, three of its turns in a row counted as passes")

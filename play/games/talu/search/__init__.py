@@ -35,6 +35,7 @@ class Choice:
     seconds: float
     level: int
     resign: bool = False
+    turns: int = 0  # whole turns (distinct end positions) the search generated
 
     @property
     def proven_win(self) -> bool:
@@ -86,4 +87,4 @@ def choose_turn(game: TaluGame, level: int | Level = DEFAULT_LEVEL, seed: int | 
     steps = [game._to_step(s) for s in result.steps]
     resign = lv.resigns and (result.score <= -WIN // 2 or result.score <= -lv.resign_margin)
     return Choice(steps, result.score, result.nodes, result.depth,
-                  time.perf_counter() - started, lv.number, resign)
+                  time.perf_counter() - started, lv.number, resign, budget.turns)

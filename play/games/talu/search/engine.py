@@ -9,7 +9,7 @@ At the root the search also looks for an immediate win first (``find_win``), wei
 passing conventions the game's history makes dangerous (R12-R14: a turn that repeats a
 position or, for a warned player, engages nothing counts as a pass; a third one forfeits or
 nulls the game), and adds the level's noise. When the budget runs out mid-iteration, the last
-completed iteration's choice stands.
+completed iteration's choice stands, or the best of the candidates the interrupted one reached.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from .levels import WIN_NODES, Level
 from .turns import Budget, BudgetExhausted, Candidate, find_win, generate
 
 PASS_RISK = 60  # a turn that counts as a pass but ends nothing (R12)
-WIN_SEARCH_SHARE = 2  # the immediate-win search may spend half the budget (or WIN_NODES)
+INNER_WIN_NODES = 300  # the search for the side to move's immediate win below the root
+WIN_SEARCH_SHARE = 10  # the root's immediate-win search: a tenth of the budget, or WIN_NODES
 
 
 @dataclass
@@ -88,6 +89,8 @@ class Search:
 
     # --- the tree below the root ---------------------------------------------------------
     def negamax(self, st: TurnState, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if not st.honor & st.op and find_win(st.copy(), self.budget, INNER_WIN_NODES):
+            return WIN - ply  # the beam may miss a walk to the goal row; this does not
         cands = generate(st, self.level.inner_width, self.budget)
         if not cands:  # no step at all: the pass is the only turn
             after = TurnState(st.v, 1 - st.side, st.op, st.me)
@@ -154,11 +157,32 @@ class Search:
                     scores[id(fin)] = val
                     alpha = max(alpha, val)
             except BudgetExhausted:
+                # The candidates this iteration did reach (the best first, by the last
+                # ordering) are judged deeper than the rest: play among them, unless every
+                # one of them is a proven loss.
+                if scores and max(scores.values()) > -WIN // 2:
+                    best_scores.update(scores)
+                    depth_done = depth
+                    top = [c for c in top if id(c[1]) in scores]
                 break
             best_scores.update(scores)
             depth_done = depth
             top.sort(key=lambda x: -best_scores[id(x[1])])
-        pool = top if depth_done > 1 else adjusted
+        if depth_done == 1 and lv.safety:
+            # A look at the reply for the levels that search one turn deep: a turn after
+            # which the opponent wins at once (an unanswerable invasion, R10) is a loss.
+            try:
+                for sc, fin in top:
+                    if -WIN < sc < WIN:
+                        reply = TurnState(fin.v, 1 - fin.side, fin.op, fin.me)
+                        if not reply.honor & reply.op and find_win(
+                                reply, self.budget, INNER_WIN_NODES):
+                            best_scores[id(fin)] = -WIN + 1
+            except BudgetExhausted:
+                pass
+            pool = top
+        else:
+            pool = top if depth_done > 1 else adjusted
         ranked = sorted(
             ((best_scores[id(fin)] + noise[i], i, fin) for i, (_, fin) in enumerate(pool)),
             key=lambda x: (-x[0], x[1]))

@@ -9,16 +9,24 @@ standard variant; the larger boards spend the same nodes and see less of the tre
 
 | level | depth (own turns + replies) | beam root/inner | nodes | noise | seconds |
 |---|---|---|---|---|---|
-| 1 | 1 | 4 / -   | 3 000   | 90 | 1 |
-| 2 | 1 | 8 / -   | 5 000   | 45 | 1 |
-| 3 | 1 | 16 / -  | 10 000  | 20 | 2 |
-| 4 | 2 | 10 / 4  | 20 000  | 6  | 3 |
-| 5 | 2 | 12 / 6  | 40 000  | 2  | 4 |
-| 6 | 2 | 16 / 8  | 80 000  | 0  | 6 |
-| 7 | 3 | 16 / 6  | 150 000 | 0  | 8 |
-| 8 | 3 | 24 / 8  | 300 000 | 0  | 10 |
+| 1 | 1          | 4 / -   | 3 000   | 90 | 1 |
+| 2 | 1 + safety | 8 / -   | 6 000   | 45 | 1 |
+| 3 | 2 | 6 / 3   | 12 000  | 20 | 2 |
+| 4 | 2 | 10 / 4  | 25 000  | 6  | 3 |
+| 5 | 2 | 14 / 6  | 50 000  | 2  | 4 |
+| 6 | 2 | 18 / 8  | 100 000 | 0  | 6 |
+| 7 | 2 | 24 / 10 | 180 000 | 0  | 8 |
+| 8 | 2 | 32 / 12 | 300 000 | 0  | 10 |
 
-Every level first spends up to ``WIN_NODES`` (or half its budget, if more) looking for a turn
+Why not deeper: a search of three turns (own, reply, own) ends on the mover's own turn and is
+optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to level 5 (depth 2,
+BENCHMARKS.md), so the top levels look wider, not deeper.
+
+*Safety* (level 2): the one-turn search also rejects a turn after which the opponent has an
+immediate win (``find_win`` on the reply). From level 3 on, every node of the tree first looks
+for the side to move's immediate win (``INNER_WIN_NODES``), which the beam could miss.
+
+Every level first spends up to ``WIN_NODES`` (or a tenth of its budget, if more) looking for a turn
 that wins at once (``turns.find_win``): a beginner misjudges, but never misses a win at hand.
 An honor turn gets at least ``HONOR_NODES`` nodes at every level (below).
 
@@ -41,6 +49,7 @@ class Level:
     nodes: int  # the node budget
     noise: int  # random spread added to root scores (centipieces)
     seconds: float  # safety cap on wall-clock time
+    safety: bool = False  # depth 1 only: reject turns that allow an immediate win
     resigns: bool = False
     resign_margin: int = 600  # centipieces down (after search) at which a resigning level gives up
 
@@ -49,13 +58,13 @@ LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
         Level(1, 1, 4, 4, 3_000, 90, 1.0),
-        Level(2, 1, 8, 4, 5_000, 45, 1.0),
-        Level(3, 1, 16, 4, 10_000, 20, 2.0),
-        Level(4, 2, 10, 4, 20_000, 6, 3.0),
-        Level(5, 2, 12, 6, 40_000, 2, 4.0),
-        Level(6, 2, 16, 8, 80_000, 0, 6.0, resigns=True),
-        Level(7, 3, 16, 6, 150_000, 0, 8.0, resigns=True),
-        Level(8, 3, 24, 8, 300_000, 0, 10.0, resigns=True),
+        Level(2, 1, 8, 4, 6_000, 45, 1.0, safety=True),
+        Level(3, 2, 6, 3, 12_000, 20, 2.0),
+        Level(4, 2, 10, 4, 25_000, 6, 3.0),
+        Level(5, 2, 14, 6, 50_000, 2, 4.0),
+        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True),
+        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True),
+        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True),
     )
 }
 

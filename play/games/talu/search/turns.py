@@ -41,11 +41,12 @@ class BudgetExhausted(Exception):
 class Budget:
     """Nodes spent, against a limit and a wall-clock safety cap checked every 512 nodes."""
 
-    __slots__ = ("deadline", "limit", "nodes")
+    __slots__ = ("deadline", "limit", "nodes", "turns")
 
     def __init__(self, limit: int, seconds: float | None = None) -> None:
         self.limit = limit
         self.nodes = 0
+        self.turns = 0  # whole turns generated (distinct end positions), for the benchmarks
         self.deadline = time.monotonic() + seconds if seconds else None
 
     @property
@@ -147,6 +148,7 @@ def _judged(st0: TurnState, finals: dict[tuple[int, int], Candidate],
     v, g, side = st0.v, st0.g, st0.side
     goal = g.goal_row(side)
     out: list[Candidate] = []
+    budget.turns += len(finals)
     for (me, op), (sc, st) in finals.items():
         if not op or op & st0.honor:
             sc = judge(v, me, op, side) or sc

@@ -1,0 +1,218 @@
+"""Clock deadlines at scale (issue 20): what finding due deadlines costs the worker, and how long
+after a deadline the flag reaches the players.
+
+    nice .venv/bin/python benchmarks/bench_deadlines.py                  # ~3 min
+    nice .venv/bin/python benchmarks/bench_deadlines.py --corr 1000 --live 100 --idle 10 \\
+        --window 20                                                       # smoke run
+
+Needs PostgreSQL (``TALU_TEST_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/test;
+a throw-away database is made beside it and dropped) and Redis (``--redis``, default
+redis://127.0.0.1:6379/13: the production channel layer, through which flags reach sockets).
+
+Seeded: ``--corr`` correspondence games (3 days per turn, deadlines days away) and ``--live``
+live timed games (fischer 300+3) whose opening-turn deadlines fall evenly over the ``--window``
+seconds after the start: each is aborted at its deadline by the clock's flag (R36/R37), the
+same command path as a flag on time. The rows are bulk-inserted as the lobby would leave them
+(version 0, deadline on the row); registry archiving is not run here (``bench_endings``
+measures game ends): the worker's ``finished`` subscribers are left empty, so the rounds
+measured are the clock's job and the outbox's bookkeeping.
+
+Measured, with the worker (``play.worker.loop.Worker``, as ``manage.py play_worker`` runs it)
+on this process's event loop:
+
+1. idle: ``--idle`` seconds with all 11,000 games running and none due: the worker's CPU
+   (this process's user+system time) per second of wall time, i.e. the cost of finding due
+   deadlines (one indexed query for the due games and one for the next deadline per round);
+2. flags: the ``--window``: for each live game, the delay from its deadline to its flag's
+   ``update`` arriving on a channel subscribed to the game's group through Redis, where its
+   players' sockets would get it (p50, p99, max), and the process's CPU per wall second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def make_database(server_url: str) -> tuple[str, str]:
+    import psycopg
+
+    name = f"bench_deadlines_{os.getpid()}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(server_url)
+    return name, urlunsplit(parts._replace(path="/" + name))
+
+
+def drop_database(server_url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def seed(n_corr: int, n_live: int, window: float, lead: float) -> tuple[dict[str, float], float]:
+    """The games; returns {uuid: deadline (epoch s)} of the live ones and the seeding time."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from play.models import Game
+
+    t0 = time.monotonic()
+    User = get_user_model()
+    a = User.objects.create(username="bench-i")
+    b = User.objects.create(username="bench-o")
+    now = timezone.now()
+    rows = []
+    for k in range(n_corr):
+        created = now - timedelta(seconds=(k * 17) % 86_400)
+        rows.append(Game(player_i=a, player_o=b, rated=False, time_control="correspondence 3d",
+                         created=created, deadline=created + timedelta(days=3)))
+    live: dict[str, float] = {}
+    for k in range(n_live):
+        due = now + timedelta(seconds=lead + window * (k + 0.5) / n_live)
+        g = Game(player_i=a, player_o=b, rated=False, time_control="fischer 300+3",
+                 uuid=uuid.uuid4(), created=due - timedelta(seconds=30), deadline=due)
+        rows.append(g)
+        live[str(g.uuid)] = due.timestamp()
+    Game.objects.bulk_create(rows, batch_size=1000)
+    # auto_now_add overrode ``created``: put it back (the clocks start there)
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("UPDATE play_game SET created = deadline - interval '30 seconds' "
+                    "WHERE time_control = 'fischer 300+3'")
+        cur.execute("UPDATE play_game SET created = deadline - interval '3 days' "
+                    "WHERE time_control = 'correspondence 3d'")
+        cur.execute("ANALYZE play_game")
+    return live, time.monotonic() - t0
+
+
+async def measure(live: dict[str, float], idle: float, window: float, lead: float,
+                  start_wall: float) -> dict:
+    from channels.layers import get_channel_layer
+
+    from play.live.delivery import group_name
+    from play.worker.loop import Worker
+
+    layer = get_channel_layer()
+    arrived: dict[str, float] = {}
+    channel = await layer.new_channel("bench.")
+    for game_id in live:
+        await layer.group_add(group_name(game_id), channel)
+
+    async def listen() -> None:
+        while True:
+            msg = await layer.receive(channel)
+            if msg.get("type") != "game.update":
+                continue
+            t = time.time()
+            text = msg.get("text")
+            update = json.loads(text) if text else msg.get("update") or {}
+            game_id = (update.get("game") or {}).get("id")
+            if game_id in live and game_id not in arrived:
+                arrived[game_id] = t
+
+    listener = asyncio.ensure_future(listen())
+    worker = asyncio.ensure_future(Worker("bench").run())
+    await asyncio.sleep(2)  # the worker's first rounds (connections, caches)
+    # 1. idle: nothing due until ``lead`` seconds after the start
+    c0, w0 = cpu(), time.monotonic()
+    await asyncio.sleep(max(1.0, min(idle, lead - (time.time() - start_wall) - 1)))
+    idle_cpu = (cpu() - c0) / (time.monotonic() - w0)
+    idle_wall = time.monotonic() - w0
+    # 2. flags over the window
+    c1, w1 = cpu(), time.monotonic()
+    end = start_wall + lead + window + 3
+    while time.time() < end and len(arrived) < len(live):
+        await asyncio.sleep(0.5)
+    flag_cpu = (cpu() - c1) / (time.monotonic() - w1)
+    worker.cancel()
+    listener.cancel()
+    delays = [(arrived[g] - live[g]) * 1000 for g in arrived]
+    return {"idle_seconds": round(idle_wall, 1), "idle_cpu_per_wall": round(idle_cpu, 4),
+            "flags_expected": len(live), "flags_heard": len(arrived),
+            "delay_ms_p50": pct(delays, 0.5), "delay_ms_p99": pct(delays, 0.99),
+            "delay_ms_max": max(delays) if delays else None,
+            "delay_ms_worst5": [round(d) for d in sorted(delays)[-5:]],
+            "delay_ms_first5": [round((arrived[g] - live[g]) * 1000)
+                                for g in sorted(arrived, key=live.get)[:5]],
+            "flag_window_cpu_per_wall": round(flag_cpu, 4),
+            # this process's CPU per flag (worker and listener): the figure the machine's
+            # load does not stretch, unlike the delays
+            "cpu_ms_per_flag": round(flag_cpu * (time.monotonic() - w1) * 1000
+                                     / max(1, len(arrived)), 2),
+            "load_average": os.getloadavg()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corr", type=int, default=10_000)
+    ap.add_argument("--live", type=int, default=1_000)
+    ap.add_argument("--idle", type=float, default=30.0, help="seconds measured with none due")
+    ap.add_argument("--window", type=float, default=60.0, help="seconds the flags spread over")
+    ap.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL",
+                                                      "redis://127.0.0.1:6379/13"))
+    ap.add_argument("--json", help="write the figures here too")
+    args = ap.parse_args()
+    server = os.environ.get("TALU_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
+    name, url = make_database(server)
+    keyring = tempfile.mkdtemp(prefix="bench-deadlines-keyring-")
+    os.environ.update(DATABASE_URL=url, REDIS_URL=args.redis, TALU_KEYRING=keyring,
+                      DJANGO_SETTINGS_MODULE="talu_site.settings", DEBUG="false",
+                      SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex,
+                      ALLOWED_HOSTS="localhost", LOG_LEVEL="WARNING")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from play import lifecycle
+
+        call_command("migrate", verbosity=0)
+        lead = args.idle + 20.0  # the first live deadline, after seeding and the idle phase
+        start_wall = time.time()
+        live, seeded = seed(args.corr, args.live, args.window, lead)
+        lifecycle._finished.clear()  # archiving is bench_endings' subject, not this one's
+        figures = asyncio.run(measure(live, args.idle, args.window, lead, start_wall))
+        figures.update(corr_games=args.corr, live_games=args.live, seed_seconds=round(seeded, 1))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(server, name)
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

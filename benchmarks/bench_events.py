@@ -1,0 +1,158 @@
+"""Events (issue 21): pairing one round of a 500-player Swiss in round 7, and the standings
+API and event page of a 500-player, 9-round event next to ``--games`` other games.
+
+    .venv/bin/python benchmarks/bench_events.py                       # SQLite file, ~2-4 min
+    .venv/bin/python benchmarks/bench_events.py --games 100000        # + 100,000 games
+    .venv/bin/python benchmarks/bench_events.py --server postgres://postgres@127.0.0.1:5432
+
+1. Pure pairing (``registry.events.pairing.swiss``): rounds 1-6 of a 500-player Swiss paired
+   and given random results, then round 7 paired ``--reps`` times; the median is reported (the
+   field is above ``dutch_large.LARGE_FIELD``, so this is the large fields' engine).
+2. The same event through the services on a throw-away database (an over-the-board event, the
+   arbiter's pairings and results), beside ``--games`` finished games of other players
+   (``benchmarks.synthetic.populate``); then ``/api/v1/events/<id>/standings/`` and
+   ``/events/<id>/`` through Django's test client, median of ``--reps`` requests after the
+   first (which computes the standings; later requests read them from the cache until the
+   event changes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def pure_pairing(players: int, reps: int) -> list[float]:
+    from registry.events.pairing import swiss
+    from registry.events.pairing.model import Entrant, Tournament
+
+    rng = random.Random(7)
+    t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
+                    for i in range(players)], total_rounds=9)
+    for _ in range(6):
+        rnd = swiss.pair_round(t)
+        for g in rnd.games:
+            g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
+        t.rounds.append(rnd)
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        swiss.pair_round(t)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def setup_django(server: str | None, path: Path) -> str:
+    name = f"bench_events_{os.getpid()}"
+    if server:
+        import psycopg
+
+        with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        os.environ["DATABASE_URL"] = f"{server}/{name}"
+    else:
+        os.environ["DATABASE_URL"] = f"sqlite:///{path / 'bench.sqlite3'}"
+    os.environ["TALU_KEYRING"] = str(path / "keyring")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return name
+
+
+def build_event(players: int, rounds: int):
+    from django.contrib.auth import get_user_model
+
+    from registry.events import services
+    from registry.events.models import Pairing
+    from registry.models import AffiliatedBody
+
+    rng = random.Random(9)
+    body = AffiliatedBody.objects.create(registrar_id="BENCH-CLUB", name="Bench club")
+    arbiter = get_user_model().objects.create_user("bench-arbiter", password="x-bench-1")
+    body.registrars.add(arbiter)
+    event = services.create_event(arbiter, body, name="Big open", rounds=rounds,
+                                  venue="board")
+    for i in range(players):
+        services.enter_player(arbiter, event, f"Player {i}", rng.randint(800, 2600))
+    for number in range(1, rounds + 1):
+        services.pair_round(arbiter, event)
+        for p in Pairing.objects.filter(round__event=event, round__number=number,
+                                        black__isnull=False):
+            services.set_result(arbiter, event, p.pk, rng.choices(
+                ["1-0", "0-1", "="], [45, 40, 15])[0], number)
+    return event
+
+
+def timed(client, url: str, reps: int) -> tuple[float, float]:
+    first = time.perf_counter()
+    assert client.get(url).status_code == 200
+    first = time.perf_counter() - first
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200
+    return first, statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--server", default=None)
+    args = parser.parse_args()
+
+    times = pure_pairing(args.players, args.reps)
+    print(f"pairing round 7 of a {args.players}-player Swiss: median "
+          f"{statistics.median(times):.2f} s, max {max(times):.2f} s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        name = setup_django(args.server, Path(tmp))
+        try:
+            if args.games:
+                from benchmarks.synthetic import populate
+
+                start = time.perf_counter()
+                populate(args.games, max(args.games // 50, 100))
+                print(f"{args.games} other games in {time.perf_counter() - start:.0f} s")
+            start = time.perf_counter()
+            event = build_event(args.players, args.rounds)
+            print(f"event of {args.players} players, {args.rounds} rounds, entered and paired "
+                  f"through the services in {time.perf_counter() - start:.0f} s")
+            from django.test import Client
+
+            client = Client()
+            for url in (f"/api/v1/events/{event.pk}/standings/", f"/events/{event.pk}/",
+                        f"/api/v1/events/{event.pk}/"):
+                first, median = timed(client, url, args.reps * 4)
+                print(f"GET {url}: first {first * 1000:.0f} ms, then median "
+                      f"{median * 1000:.1f} ms")
+        finally:
+            if args.server:
+                from django.db import connections
+
+                connections.close_all()
+                import psycopg
+
+                with psycopg.connect(args.server + "/postgres", autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+if __name__ == "__main__":
+    main()
