@@ -26,6 +26,8 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WORKER_BATCH``        jobs a worker claims in one round at most (default 16)
 ``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
                              health check (default none)
+``TALU_POOL_WAVE``           seconds between two waves of a quick-pairing pool (default 3)
+``TALU_POOL_LARGE``          waiting players at which a pool's wave runs at once (default 40)
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by the
                              heartbeat, so a crowd arriving is not n-squared messages
@@ -98,3 +100,13 @@ def worker_alive_file() -> str:
 def worker_batch() -> int:
     """Jobs one worker claims per round at most."""
     return int(_number("TALU_WORKER_BATCH", 16, 1))
+
+
+def pool_wave() -> float:
+    """Seconds between two waves of one quick-pairing pool (R47)."""
+    return _number("TALU_POOL_WAVE", 3.0, 0.0)
+
+
+def pool_large() -> int:
+    """Waiting players at which a pool's wave runs at once, without waiting its turn (R47)."""
+    return int(_number("TALU_POOL_LARGE", 40, 2))

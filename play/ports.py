@@ -21,6 +21,23 @@ class Directory(Protocol):
         """Both accounts' ratings now (a new game keeps them: S3 expectations, R23)."""
         ...
 
+    def standing(self, user: Any) -> dict[str, Any]:
+        """A player's standing for matchmaking (R47): ``rating``, ``stratum`` (1-3, None
+        without the registry), and for an S3 player their ``anpc`` and ``psf`` (R27; None
+        otherwise)."""
+        ...
+
+    def ratings_of(self, user_ids: Any) -> dict[int, int]:
+        """The current ratings of these accounts (the lobby's PSF marks, R47)."""
+        ...
+
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        """R47 for an S3 ``user``: their ``rating``, ``anpc``, ``psf`` and, for each key of
+        ``opponents`` (an opponent's rating), ``against[key]`` = ``expected`` rating after a
+        game at aNPc, its ``change`` and whether the opponent is ``below`` the PSF. None for
+        anyone else: S1/S2 players see nothing S3-specific."""
+        ...
+
     def game_started(self, game: Any) -> None:
         """A game was created (in the caller's transaction): its registry entry and records."""
         ...
@@ -50,6 +67,15 @@ class _AccountsOnly:
 
     def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
         return 0, 0
+
+    def standing(self, user: Any) -> dict[str, Any]:
+        return {"rating": 0, "stratum": None, "anpc": None, "psf": None}
+
+    def ratings_of(self, user_ids: Any) -> dict[int, int]:
+        return {pk: 0 for pk in user_ids}
+
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        return None
 
     def game_started(self, game: Any) -> None:
         return None

@@ -8,6 +8,8 @@ urlpatterns = [
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("pool/join/", views.pool_join, name="pool_join"),
+    path("pool/leave/", views.pool_leave, name="pool_leave"),
     path("computer/new/", views.computer_new, name="computer_new"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     # issue 24: a newcomer's first game

@@ -7,27 +7,52 @@ from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from play import gameview
+from play import gameview, ports
 from play.commands import arbiter as arbiter_commands
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
+from play.live import lobby as lobby_live
 from play.live.delivery import wake_worker
-from play.lobby import challenges
+from play.lobby import challenges, pool
 from play.models import Challenge, Game
+from play.templatetags.players import player as player_name
+
+
+def _with_psf_marks(user, open_challenges) -> tuple[list, dict | None]:
+    """R47: for an S3 viewer, each open challenge's creator rating, the expected rating change
+    at the viewer's aNPc against them, and whether they are below the viewer's PSF (in
+    ``c.psf``); nothing for S1/S2 viewers."""
+    found = list(open_challenges)
+    for c in found:
+        c.psf = None
+    if not user.is_authenticated:
+        return found, None
+    directory = ports.directory()
+    ratings = directory.ratings_of({c.creator_id for c in found})
+    hints = directory.psf_hints(user, {c.pk: ratings[c.creator_id] for c in found})
+    for c in found:
+        c.psf = None if hints is None else hints["against"][c.pk]
+    return found, hints
 
 
 def lobby(request):
     user = request.user
+    open_challenges, hints = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
     ctx = {
         "form": ChallengeForm(),
         "computer_form": ComputerForm(auto_id="id_computer_%s"),
-        "challenges": challenges.open_challenges_for(user)[:50],
+        "challenges": open_challenges,
+        "psf": hints,
+        "pools": [p for p in pool.pool_listing() if p["variant"] == "standard"],
+        "pool_variants": [name for name, _ in ChallengeForm.base_fields["variant"].choices],
+        "pairing": pool.state(user),
+        "my_game_ids": [],
         "live": gameview.live_games(),
         "finished": Game.objects.filter(status=Game.FINISHED)
         .select_related("player_i", "player_o").order_by("-finished")[:10],
@@ -47,19 +72,24 @@ def lobby(request):
 
 
 def lobby_state(request):
-    """Polled by the lobby page: open challenges, live games, and the user's new games."""
+    """Polled by the lobby page: open challenges (with PSF marks for an S3 viewer, R47), live
+    games, the user's new games, the pools' counts and the user's pairing state."""
     user = request.user
+    open_challenges, _ = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
     data = {
         "challenges": [
             {"id": c.pk, "creator": c.creator.get_username(),
              "opponent": c.opponent.get_username() if c.opponent else None,
              "variant": c.variant, "rated": c.rated,
-             "time_control": c.time_control, "time": time_label(c.time_control)}
-            for c in challenges.open_challenges_for(user)[:50]
+             "time_control": c.time_control, "time": time_label(c.time_control),
+             **({"psf": c.psf} if c.psf else {})}
+            for c in open_challenges
         ],
+        "pools": pool.pool_listing(),
+        "pairing": pool.state(user),
         "live": [
             {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]), "variant": g.variant,
-             "I": g.player_i.get_username(), "O": g.player_o.get_username(), "rated": g.rated,
+             "I": player_name(g.player_i), "O": player_name(g.player_o), "rated": g.rated,
              "time": time_label(g.time_control)}
             for g in gameview.live_games()
         ],
@@ -71,6 +101,53 @@ def lobby_state(request):
             for g in Game.objects.filter(Q(player_i=user) | Q(player_o=user), status=Game.LIVE)
         ]
     return JsonResponse(data)
+
+
+def _lobby_changed() -> None:
+    """Every lobby page, on every process, refreshes now (``play.live.lobby``)."""
+    async_to_sync(lobby_live.notify)()
+
+
+def _answer(request, ok: bool, text: str):
+    """The lobby's script asks for JSON (it stays on the page); a plain form gets the lobby."""
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": ok, "message": text, "pairing": pool.state(request.user)},
+                            status=200 if ok else 400)
+    (messages.success if ok else messages.error)(request, text)
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def pool_join(request):
+    """Quick pairing (R47): one click on a preset's button puts the player in its pool."""
+    variant = request.POST.get("variant", "standard")
+    time_control, _, rated = request.POST.get("pool", "").partition("|")
+    try:
+        entry = pool.join(request.user, variant=variant, time_control=time_control,
+                          rated=rated == "1", psf_only=request.POST.get("psf_only") == "1")
+    except pool.PoolError as err:
+        return _answer(request, False, str(err))
+    if pool.is_large(entry.pool_id):
+        async_to_sync(wake_worker)()
+    _lobby_changed()
+    return _answer(request, True, f"Looking for an opponent: {entry.pool.variant} "
+                                  f"{entry.pool.time_label} "
+                                  f"{'rated' if entry.pool.rated else 'freeplay'}.")
+
+
+@login_required
+@require_POST
+def pool_leave(request):
+    """Cancel, or the lobby page left (its script sends this as a beacon): out at once."""
+    left = pool.leave(request.user)
+    if left:
+        _lobby_changed()
+    if request.POST.get("beacon"):  # the page is gone: nobody to tell, no message for later
+        return HttpResponse(status=204)
+    if left:
+        return _answer(request, True, "You left the pool.")
+    return _answer(request, False, "You are not waiting in a pool.")
 
 
 @login_required
@@ -86,6 +163,7 @@ def challenge_new(request):
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
     else:
+        _lobby_changed()
         messages.success(request, "Challenge opened. The game starts when it is accepted.")
     return redirect("lobby")
 
@@ -116,6 +194,7 @@ def challenge_accept(request, pk: int):
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
         return redirect("lobby")
+    _lobby_changed()  # the challenger's lobby opens the game; everyone's loses the challenge
     return redirect("game", game.uuid)
 
 
@@ -126,6 +205,8 @@ def challenge_cancel(request, pk: int):
         challenges.cancel_challenge(request.user, pk)
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
+    else:
+        _lobby_changed()
     return redirect("lobby")
 
 

@@ -11,13 +11,49 @@ from typing import Any
 
 from django.urls import reverse
 
+from play.lobby.pool_pairing import FLOOR_SLACK
 from registry import arbiters, services
 from registry.models import Player
+from registry.scoring import strata
+from registry.scoring.psf import default_anpc, expected_rating, performance_safety_floor
 
 
 class RegistryDirectory:
     def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
         return services.player_of(player_i).rating, services.player_of(player_o).rating
+
+    def standing(self, user: Any) -> dict[str, Any]:
+        """R47/R27: rating and stratum; aNPc (the player's own, else the default of their
+        last S3 games) and PSF for an S3 player only."""
+        # read afresh: a rating changed since the account object was loaded counts (R47's cost)
+        p = Player.objects.filter(user_id=user.pk).first() or services.player_of(user)
+        out: dict[str, Any] = {"rating": p.rating, "stratum": p.stratum, "anpc": None,
+                               "psf": None}
+        if p.stratum == strata.TOP_STRATUM:
+            anpc = p.anpc if p.anpc is not None else default_anpc(p.recent_npc or [])
+            out["anpc"] = anpc
+            out["psf"] = performance_safety_floor(p.rating, anpc)
+        return out
+
+    def ratings_of(self, user_ids: Any) -> dict[int, int]:
+        found = dict(Player.objects.filter(user_id__in=list(user_ids)).values_list(
+            "user_id", "rating"))
+        return {pk: found.get(pk, strata.START_RATING) for pk in user_ids}
+
+    def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
+        if user is None or not user.is_authenticated:
+            return None
+        st = self.standing(user)
+        if st["psf"] is None:
+            return None
+        rating, anpc, psf = st["rating"], st["anpc"], st["psf"]
+        against = {}
+        for key, opp in opponents.items():
+            expected = expected_rating(rating, opp, anpc)
+            against[key] = {"opponent": opp, "expected": expected, "change": expected - rating,
+                            "below": opp < psf - FLOOR_SLACK}
+        return {"rating": rating, "anpc": anpc, "psf": psf, "psf_shown": round(psf),
+                "against": against}
 
     def game_started(self, game: Any) -> None:
         services.write_game_entry(game)

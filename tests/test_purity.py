@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 CORES = ("play.games", "registry.scoring", "registry.records", "registry.events.pairing",
-         "talu_cli")
+         "talu_cli", "play.lobby.pool_pairing")
 
 
 def test_cores_import_without_django():
@@ -13,7 +13,7 @@ def test_cores_import_without_django():
         "import importlib, pkgutil, sys\n"
         f"for name in {CORES!r}:\n"
         "    pkg = importlib.import_module(name)\n"
-        "    for info in pkgutil.walk_packages(pkg.__path__, name + '.'):\n"
+        "    for info in pkgutil.walk_packages(getattr(pkg, '__path__', []), name + '.'):\n"
         "        if not info.name.endswith('__main__'): importlib.import_module(info.name)\n"
         "bad = [m for m in sys.modules if m == 'django' or m.startswith('django.')]\n"
         "print(','.join(bad))\n"

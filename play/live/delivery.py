@@ -113,6 +113,20 @@ async def wake_worker() -> None:
     await layer_call(layer.group_send, WORKER_GROUP, {"type": "worker.wake"})
 
 
+def user_group(user_id: Any) -> str:
+    """The group of one account's lobby sockets (its pairings)."""
+    return f"talu.user.{user_id}"
+
+
+async def announce_pairing(pairing: Any) -> None:
+    """Tell both players' lobby sockets a pool paired them (R47): ``{"type": "paired",
+    "game": uuid}``; the lobby's poll of the pairing state is the fallback."""
+    layer = get_channel_layer()
+    for user_id in pairing.users:
+        await layer_call(layer.group_send, user_group(user_id),
+                         {"type": "lobby.paired", "game": pairing.game})
+
+
 async def announce_archived(game_id: Any, meta: dict[str, Any]) -> None:
     """Tell the game's sockets its metadata after archiving (records, rating changes):
     ``{"type": "game", "game": ...}`` (docs/protocol.md)."""

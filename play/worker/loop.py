@@ -28,7 +28,15 @@ from django.utils import timezone
 
 from play import conf, gameview, lifecycle
 from play.computer.mover import Mover
-from play.live.delivery import WORKER_GROUP, announce, announce_archived, layer_call
+from play.live import lobby as lobby_live
+from play.live.delivery import (
+    WORKER_GROUP,
+    announce,
+    announce_archived,
+    announce_pairing,
+    layer_call,
+)
+from play.lobby import pool
 from play.models import Game
 from play.worker import clocks, notices, outbox
 
@@ -78,6 +86,16 @@ def _flags_in_thread(notices_too: bool = False
             except Exception:
                 log.warning("correspondence notices failed", exc_info=True)
         return flags, clocks.next_deadline()
+    finally:
+        close_old_connections()
+
+
+def _waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
+    """The quick-pairing pools' due waves (R47, ``play.lobby.pool``) on one of the loop's
+    threads; the games they started (the accounts left waiting into ``waited``)."""
+    close_old_connections()
+    try:
+        return pool.run_due_waves(waited=waited)
     finally:
         close_old_connections()
 
@@ -189,6 +207,17 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
+        waited: list[int] = []
+        try:
+            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
+        except Exception:  # the database away: the pools wait for the next round
+            log.warning("worker: the pool's waves failed", exc_info=True)
+            pairings = []
+        for pairing in pairings:
+            await announce_pairing(pairing)
+        if pairings or done:  # live games and pool counts changed (play.live.lobby)
+            await lobby_live.notify()
+        await lobby_live.notify_users(waited)
         try:
             await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
         except Exception:

@@ -3,6 +3,7 @@
 from django.urls import path, re_path, register_converter
 
 from registry.api import arbiters, views
+from registry.api import pool as pool_api
 from registry.api.errors import not_found
 from registry.events import api as events
 
@@ -63,6 +64,8 @@ urlpatterns = [
          name="game-record"),
     re_path(r"^leaderboards/(?P<code>S[123])/$", views.Leaderboard.as_view(),
             name="leaderboard"),
+    path("pool/", pool_api.PoolList.as_view(), name="pool-list"),
+    path("pool/me/", pool_api.MyPairing.as_view(), name="pool-me"),
     path("bodies/", views.BodyList.as_view(), name="body-list"),
     path("bodies/<key:registrar_id>/", views.BodyDetail.as_view(), name="body-detail"),
     *event_urls,  # issue 21: club events (registry/events/api.py)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
+
+from registry.scoring.rounding import round_half_up
 
 #: R27: aNPc defaults to the geometric mean of the NPc of the last 10 rated S3 games.
 ANPC_WINDOW = 10
@@ -39,3 +42,17 @@ def performance_safety_floor(
     if not 0 < value <= 2:
         raise ValueError(f"aNPc must be in (0, 2], not {value}")
     return rating * (2.0 / value - 1.0)
+
+
+def expected_rating(rating: int, opponent: int, anpc: float) -> int:
+    """R47: the rating after a game played exactly at ``anpc`` against ``opponent``:
+    new = old x 2 aNPc / (aNPc + Ec), Ec = 2 R1 / (R1 + R2) (R23), rounded half up (R24).
+
+    What the lobby shows an S3 player beside a proposed opponent; below their PSF it is a loss.
+    """
+    if not 0 < anpc <= 2:
+        raise ValueError(f"aNPc must be in (0, 2], not {anpc}")
+    total = rating + opponent
+    ec = Fraction(1) if total == 0 else Fraction(2 * rating, total)
+    a = Fraction(anpc)
+    return round_half_up(rating * 2 * a / (a + ec))

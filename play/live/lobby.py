@@ -1,0 +1,100 @@
+"""The lobby's websocket (``/ws/lobby/``): the lobby page learns at once, from any server
+process (the channel layer: Redis in production), that what it shows has changed, instead of
+polling. Messages (server to client, JSON):
+
+* ``{"type": "changed"}``: challenges, live games or pool counts changed (or, for a player
+  waiting in a pool, a wave passed: their range and the players in it): fetch the lobby's state
+  (``lobby/state.json``; per viewer, since open challenges and PSF marks depend on who looks).
+* ``{"type": "paired", "game": uuid, "url": ...}``: a pool paired this account (R47): open
+  the game.
+
+Sent by :func:`notify` (everyone in the lobby), :func:`notify_users` (a few accounts) and
+``delivery.announce_pairing``. The client sends nothing; a lost message costs at most the
+page's slow safety refresh.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.urls import reverse
+
+from play.live import wire
+from play.live.delivery import layer_call, user_group
+from talu_site import clientaddr, ratelimit
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "talu.lobby"
+RATE_LIMITED = 4429
+WS_CONNECT = ratelimit.limit("ws_connect")
+
+
+async def notify() -> None:
+    """Tell every lobby socket, on every process, that the lobby changed."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer_call(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+async def notify_users(user_ids: Iterable[Any]) -> None:
+    """Tell these accounts' lobby sockets that their own view changed (a wave passed)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for pk in user_ids:
+        await layer_call(layer.group_send, user_group(pk), {"type": "lobby.changed"})
+
+
+def _account_of(user) -> int | None:
+    """The logged-in account's id (the scope's user is lazy: reading it reads the session)."""
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """One lobby page's socket: in the lobby's group, and in its account's when logged in."""
+
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        refusal = await WS_CONNECT.ahit(clientaddr.of_scope(self.scope))
+        if refusal is not None:
+            await self.accept()
+            await self.send(text_data=wire.encode({
+                "type": "error", "code": "rate_limited",
+                "message": refusal.message("connections from your address"),
+                "retry_after": refusal.retry_after}))
+            await self.close(code=RATE_LIMITED)
+            return
+        user_id = await database_sync_to_async(_account_of)(self.scope.get("user"))
+        self.groups_joined = [LOBBY_GROUP]
+        if user_id is not None:
+            self.groups_joined.append(user_group(user_id))
+        for group in self.groups_joined:
+            await layer_call(self.channel_layer.group_add, group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=wire.encode({"type": "welcome"}))
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await layer_call(self.channel_layer.group_discard, group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        """The client has nothing to say; anything it sends is answered, not acted on."""
+        await self.send(text_data=wire.encode({
+            "type": "error", "code": "bad_message",
+            "message": "the lobby socket only speaks: send nothing"}))
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=wire.encode({"type": "changed"}))
+
+    async def lobby_paired(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=wire.encode({
+            "type": "paired", "game": event["game"],
+            "url": reverse("game", args=[event["game"]])}))

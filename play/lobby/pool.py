@@ -1,0 +1,292 @@
+"""Quick pairing (R47): joining and leaving a pool, a player's pairing state, and one wave.
+
+A pool is a variant, a time-control preset and rated or freeplay. Joining puts the player's row
+in it (one pool at a time: joining another moves them); leaving deletes the row at once. The
+worker runs the waves (``play.worker.loop``): :func:`run_due_waves` claims a pool's next wave
+by a conditional update of its wave number, so two workers never run the same wave, pairs the
+waiting players with the pure core (``play.lobby.pool_pairing``), and for each pair flips both
+rows from waiting to paired in one conditional update before the game starts (a player who
+left in between, or was paired by another worker, is simply not there: the pair is skipped).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from play import conf, ports
+from play.games import clock
+from play.games.registry import VARIANT_NAMES
+from play.lifecycle import StartError, start_game
+from play.lobby import challenges
+from play.lobby.pool_pairing import (
+    FLOOR_SLACK,
+    Seeker,
+    acceptable_range,
+    accepts,
+    in_range,
+    pair_wave,
+)
+from play.models import Challenge, Game, Pool, PoolEntry
+from talu_site import ratelimit
+
+#: The pools' time controls: the real-time presets (issue 20); correspondence and untimed games
+#: are offered by challenges (nobody waits days in a pool).
+POOL_TIME_CONTROLS: tuple[str, ...] = tuple(
+    value for value, _ in clock.PRESETS if value.startswith("fischer"))
+
+
+class PoolError(ValueError):
+    """A join or leave refused, in a user's words."""
+
+
+class RateLimited(PoolError):
+    """Too many joins (``ratelimit`` "pool_join"): come back later."""
+
+
+def pool_for(variant: str, time_control: str, rated: bool) -> Pool:
+    """The pool of these settings (checked; created on first use)."""
+    if variant not in VARIANT_NAMES:
+        raise PoolError(f"unknown variant {variant!r}")
+    try:
+        time_control = str(clock.parse(time_control))
+    except clock.TimeControlError as err:
+        raise PoolError(str(err)) from None
+    if time_control not in POOL_TIME_CONTROLS:
+        labels = ", ".join(clock.time_label(t) for t in POOL_TIME_CONTROLS)
+        raise PoolError(f"there is no pool for {clock.time_label(time_control)}: the pools are "
+                        f"{labels}; challenge a player for other time controls")
+    pool, _ = Pool.objects.get_or_create(variant=variant, time_control=time_control,
+                                         rated=bool(rated))
+    return pool
+
+
+def _last_opponent_id(user) -> int | None:
+    last = (Game.objects.filter(Q(player_i=user) | Q(player_o=user))
+            .order_by("-created").only("player_i_id", "player_o_id").first())
+    if last is None:
+        return None
+    return last.player_o_id if last.player_i_id == user.pk else last.player_i_id
+
+
+def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
+         rated: bool = True, psf_only: bool = False) -> PoolEntry:
+    """Put ``user`` in a pool (out of any other). ``psf_only``: never paired below their PSF
+    (R27/R47), for S3 players only. Rate limited (``ratelimit`` "pool_join")."""
+    refusal = ratelimit.limit("pool_join").hit(str(user.pk))
+    if refusal is not None:
+        raise RateLimited(refusal.message("pool joins"))
+    pool = pool_for(variant, time_control, rated)
+    standing = ports.directory().standing(user)
+    if psf_only and standing["psf"] is None:
+        raise PoolError("the PSF bound is for S3 players (R27): you are paired by rating alone")
+    floor = standing["psf"] if psf_only else None
+    me = Seeker(str(user.pk), standing["rating"], 0, floor,
+                None if (last := _last_opponent_id(user)) is None else str(last))
+    game = _take_fitting_challenge(user, pool, me)
+    with transaction.atomic():
+        PoolEntry.objects.filter(user=user).delete()
+        return PoolEntry.objects.create(
+            pool=pool, user=user, rating=standing["rating"], floor=floor,
+            last_opponent_id=last, status=PoolEntry.WAITING if game is None else PoolEntry.PAIRED,
+            game=game)
+
+
+def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
+    """R47: an open challenge to anyone that fits the pool (same variant, time control and
+    kind) from a player the pool would pair ``user`` with now is accepted instead of waiting:
+    the closest in rating first. A challenger who is waiting in a pool themselves is left to
+    the waves (one player, one game)."""
+    fitting = list(Challenge.objects.filter(
+        status=Challenge.OPEN, opponent__isnull=True, variant=pool.variant,
+        time_control=pool.time_control, rated=pool.rated).exclude(creator=user).exclude(
+        creator__pool_entry__status=PoolEntry.WAITING).order_by("created")[:50])
+    if not fitting:
+        return None
+    ratings = ports.directory().ratings_of({c.creator_id for c in fitting})
+    candidates = sorted(
+        (c for c in fitting if accepts(me, Seeker(str(c.creator_id), ratings[c.creator_id]))),
+        key=lambda c: abs(ratings[c.creator_id] - me.rating))
+    for challenge in candidates:
+        try:
+            return challenges.accept_challenge(user, challenge.pk)
+        except challenges.ChallengeError:  # taken or cancelled meanwhile: the next one
+            continue
+    return None
+
+
+def leave(user) -> bool:
+    """Take ``user`` out of their pool at once; False when they were not waiting (already
+    paired: their game has started)."""
+    return bool(PoolEntry.objects.filter(user=user, status=PoolEntry.WAITING).delete()[0])
+
+
+def is_large(pool_id: int) -> bool:
+    """Whether the pool is large enough for a wave at once (R47)."""
+    return PoolEntry.objects.filter(pool_id=pool_id, status=PoolEntry.WAITING).count() >= (
+        conf.pool_large())
+
+
+def seeker_of(entry: PoolEntry) -> Seeker:
+    return Seeker(str(entry.user_id), entry.rating, entry.waves, entry.floor,
+                  None if entry.last_opponent_id is None else str(entry.last_opponent_id))
+
+
+def pool_json(pool: Pool) -> dict[str, Any]:
+    return {"id": pool.pk, "variant": pool.variant, "time_control": pool.time_control,
+            "time": pool.time_label, "rated": pool.rated}
+
+
+def state(user, now: datetime | None = None) -> dict[str, Any]:
+    """The player's pairing state (API and lobby): ``idle``, ``waiting`` (how long, how many
+    players are in their range now) or ``paired`` (the game)."""
+    entry = (PoolEntry.objects.filter(user=user).select_related("pool", "game").first()
+             if user.is_authenticated else None)
+    if entry is None:
+        return {"status": "idle"}
+    out: dict[str, Any] = {"status": entry.status, "pool": pool_json(entry.pool)}
+    if entry.status == PoolEntry.PAIRED:
+        if entry.game is not None:
+            out["game"] = {"id": str(entry.game.uuid),
+                           "url": reverse("game", args=[entry.game.uuid])}
+        return out
+    now = now or timezone.now()
+    others = PoolEntry.objects.filter(pool=entry.pool, status=PoolEntry.WAITING).exclude(
+        pk=entry.pk)
+    me = seeker_of(entry)
+    out.update({
+        "waited_seconds": max(0, int((now - entry.joined).total_seconds())),
+        "waves": entry.waves,
+        "range": acceptable_range(entry.waves),
+        "psf_only": entry.floor is not None,
+        "players_waiting": others.count() + 1,
+        "in_range": in_range(me, [seeker_of(o) for o in others]),
+    })
+    hint = _range_hint(user, entry)
+    if hint is not None:
+        out["psf"] = hint
+    return out
+
+
+def _range_hint(user, entry: PoolEntry) -> dict[str, Any] | None:
+    """R47 for an S3 player: their PSF, and the expected rating change at their aNPc against
+    the weakest opponent their range takes now (never below the PSF when they opted in)."""
+    lowest = max(0, entry.rating - acceptable_range(entry.waves))
+    if entry.floor is not None:
+        lowest = max(lowest, math.ceil(entry.floor - FLOOR_SLACK))
+    hints = ports.directory().psf_hints(user, {"lowest": lowest})
+    if hints is None:
+        return None
+    low = hints["against"]["lowest"]
+    return {"psf": hints["psf_shown"], "anpc": round(hints["anpc"], 3), "lowest": lowest,
+            "expected": low["expected"], "change": low["change"], "below": low["below"]}
+
+
+def pool_counts() -> dict[int, int]:
+    """Waiting players per pool id (the lobby's buttons)."""
+    return dict(PoolEntry.objects.filter(status=PoolEntry.WAITING).values("pool_id")
+                .annotate(n=Count("pk")).values_list("pool_id", "n"))
+
+
+def pool_listing() -> list[dict[str, Any]]:
+    """Every pool the lobby offers (variant x preset x rated), with its waiting players."""
+    known = {(p.variant, p.time_control, p.rated): p for p in Pool.objects.all()}
+    counts = pool_counts()
+    out = []
+    for variant in VARIANT_NAMES:
+        for rated in (True, False):
+            for tc in POOL_TIME_CONTROLS:
+                p = known.get((variant, tc, rated))
+                out.append({"id": p.pk if p else None, "variant": variant, "time_control": tc,
+                            "time": clock.time_label(tc), "rated": rated,
+                            "waiting": counts.get(p.pk, 0) if p else 0})
+    return out
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A game a wave started: its uuid and the two accounts."""
+
+    game: str
+    users: tuple[int, int]
+
+
+def _claim_wave(pool: Pool, now: datetime) -> bool:
+    """This worker's claim on the pool's next wave (a conditional update: one winner)."""
+    return bool(Pool.objects.filter(pk=pool.pk, wave=pool.wave).update(
+        wave=pool.wave + 1, wave_at=now))
+
+
+def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
+    """Flip both rows to paired and start their game, in one transaction; None (nothing done)
+    when either is no longer waiting in this pool."""
+    with transaction.atomic():
+        flipped = PoolEntry.objects.filter(pool=pool, user_id__in=(a, b),
+                                           status=PoolEntry.WAITING).update(
+            status=PoolEntry.PAIRED)
+        if flipped != 2:
+            transaction.set_rollback(True)
+            return None
+        entries = {e.user_id: e for e in PoolEntry.objects.filter(
+            pool=pool, user_id__in=(a, b)).select_related("user")}
+        light, dark = (a, b) if rng.random() < 0.5 else (b, a)
+        try:
+            game = start_game(entries[light].user, entries[dark].user, variant=pool.variant,
+                              rated=pool.rated, time_control=pool.time_control)
+        except StartError:
+            transaction.set_rollback(True)
+            return None
+        PoolEntry.objects.filter(pk__in=[e.pk for e in entries.values()]).update(game=game)
+    return game
+
+
+def run_wave(pool: Pool, now: datetime | None = None, rng: random.Random | None = None,
+             waited: list[int] | None = None) -> list[Pairing] | None:
+    """One wave of ``pool`` (R47), if this caller wins its claim (None when another did).
+    The players left waiting have waited one more wave."""
+    now = now or timezone.now()
+    if not _claim_wave(pool, now):
+        return None
+    rng = rng or random.SystemRandom()
+    entries = list(PoolEntry.objects.filter(pool=pool, status=PoolEntry.WAITING))
+    wave = pair_wave([seeker_of(e) for e in entries])
+    started = []
+    for a, b in wave.pairs:
+        game = _start(pool, int(a), int(b), rng)
+        if game is not None:
+            started.append(Pairing(str(game.uuid), (int(a), int(b))))
+    paired = {u for p in started for u in p.users}
+    if waited is not None:
+        waited.extend(e.user_id for e in entries if e.user_id not in paired)
+    PoolEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id not in paired],
+                             status=PoolEntry.WAITING).update(waves=F("waves") + 1)
+    return started
+
+
+def due_pools(now: datetime | None = None) -> list[Pool]:
+    """Pools with players waiting whose wave is due: ``TALU_POOL_WAVE`` seconds after their
+    last, or at once when large (R47). A player alone waits waves too: their range widens."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=conf.pool_wave())
+    waiting = (Pool.objects.filter(entries__status=PoolEntry.WAITING)
+               .annotate(n=Count("entries")).distinct())
+    return [p for p in waiting
+            if (p.wave_at is None or p.wave_at <= since or p.n >= conf.pool_large())]
+
+
+def run_due_waves(now: datetime | None = None,
+                  waited: list[int] | None = None) -> list[Pairing]:
+    """Every due wave this caller wins; the games they started (and in ``waited`` the
+    accounts left waiting, whose range has just widened)."""
+    started: list[Pairing] = []
+    for pool in due_pools(now):
+        started.extend(run_wave(pool, now, waited=waited) or [])
+    return started
