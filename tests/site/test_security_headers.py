@@ -78,7 +78,7 @@ def test_no_template_has_an_inline_script_or_handler():
 @pytest.fixture(scope="module")
 def prod_site(tmp_path_factory):
     """The site on the embedded defaults with DEBUG off (production's headers), demo data."""
-    from tests.site.test_browser import free_port
+    from tests.site.livesite import free_port
 
     tmp = tmp_path_factory.mktemp("csp-site")
     env = {k: v for k, v in os.environ.items()

@@ -115,10 +115,11 @@ async def test_no_message_breaks_the_server_or_changes_the_game(game, players, c
     rng = random.Random(27)
     cookie = database_sync_to_async(cookies)
     # The spectator may send anything at all; the player not to move anything but a
-    # resignation (which a player may send at any time, and which ends the game); the player
-    # to move only steps that no rule allows (junk where the squares go).
+    # resignation (which a player may send at any time, and which ends the game) or an offer to
+    # adjourn (R38: a player may offer it between turns, an event of the game); the player to
+    # move only steps that no rule allows (junk where the squares go).
     everything = [t for t in TYPES]
-    not_resign = [t for t in TYPES if t != "resign"]
+    not_resign = [t for t in TYPES if t not in ("resign", "adjourn")]
     seen: list[dict] = []
     for user, kinds in ((carol, everything), (bob, not_resign), (alice, ["step"])):
         comm, _welcome, first = await connect(game, await cookie(user))
