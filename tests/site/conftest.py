@@ -41,6 +41,18 @@ def make_user(django_user_model):
     return make
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_caches():
+    """Every test starts with this process's caches of games empty: they are keyed by the
+    game's row id, which a test database reuses from one test to the next (a cached state of
+    an earlier test's untimed game 1 was a later test's timed game 1)."""
+    from play import gameview
+
+    engines.forget()
+    gameview.forget()
+    yield
+
+
 @pytest.fixture
 def players(make_user):
     """Three accounts: alice plays I, bob plays O, carol watches."""
