@@ -32,7 +32,7 @@ from django.contrib.auth import get_user_model
 from registry import arbiters
 from registry.models import RegistryGame
 User = get_user_model()
-game = RegistryGame.objects.get(live__isnull=False, status="live")
+game = RegistryGame.objects.get(live__isnull=False, status="playing")
 arbiters.appoint(game, User.objects.get(username="cyd"), reason="club night")
 """
 
@@ -156,7 +156,7 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
     cyd.select_option("#arb-side", "O")
     cyd.click("#arbiter-tools button[data-action=forfeit]")
     for page in (ann, ben, cyd):
-        expect(page.locator("#result")).to_have_text("I won: the arbiter forfeited O")
+        expect(page.locator("#result")).to_have_text("Light won: the arbiter forfeited dark")
         expect(page.locator("#arbiter-note")).to_have_text(
             "Arbiter: dark forfeits (left the venue)")
     expect(cyd.locator("#arbiter-tools button[data-action=warn]")).to_be_hidden()
