@@ -28,11 +28,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def site_env(tmp: Path) -> dict[str, str]:
+def site_env(tmp: Path, **overrides: str) -> dict[str, str]:
+    """The environment of the embedded site in ``tmp``; ``overrides`` (e.g. ``DEBUG="false"``
+    for production's headers) replace its defaults."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
     env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}", TALU_KEYRING=str(tmp / "keyring"),
                DEBUG="true", DJANGO_SETTINGS_MODULE="talu_site.settings")
+    env.update(overrides)
     return env
 
 
@@ -44,11 +47,15 @@ def manage(tmp: Path, *args: str, timeout: int = 120) -> str:
 
 
 @contextlib.contextmanager
-def running_site(tmp: Path) -> Iterator[str]:
-    """Migrate, start daphne, yield its base URL; stop it and fail on a traceback in its log."""
-    env = site_env(tmp)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=env, check=True, timeout=120)
+def running_site(tmp: Path, commands: tuple[list[str], ...] = (),
+                 **overrides: str) -> Iterator[str]:
+    """Migrate (then run ``commands`` of ``manage.py``, e.g. ``["demo_data"]``), start daphne
+    with ``site_env(tmp, **overrides)``, yield its base URL; stop it and fail on a traceback in
+    its log."""
+    env = site_env(tmp, **overrides)
+    for command in (["migrate", "--noinput", "-v0"], *commands):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       timeout=180)
     port = free_port()
     log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
@@ -58,7 +65,7 @@ def running_site(tmp: Path) -> Iterator[str]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            urllib.request.urlopen(base + "/", timeout=2).read()
+            urllib.request.urlopen(base + "/healthz", timeout=2).read()
             break
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:

@@ -13,14 +13,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from registry.records import keys
-from tests.site.livesite import free_port
+from tests.site.livesite import running_site, site_env
 from tests.site.test_browser import sign_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,36 +38,8 @@ arbiters.appoint(game, User.objects.get(username="cyd"), reason="club night")
 def arbiter_site(tmp_path_factory):
     """The site as ``./dev serve`` starts it; yields (base URL, environment of the site)."""
     tmp = tmp_path_factory.mktemp("arbiter-site")
-    keyring = tmp / "keyring"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
-    env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}", TALU_KEYRING=str(keyring),
-               DEBUG="true", DJANGO_SETTINGS_MODULE="talu_site.settings")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=env, check=True, timeout=120)
-    port = free_port()
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
-                             str(port), "talu_site.asgi:application"], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/", timeout=2).read()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("daphne did not start: " + (tmp / "daphne.log").read_text()[-3000:])
-            time.sleep(0.3)
-    yield base, env
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
-    keys.stop_agent(keyring)
-    text = (tmp / "daphne.log").read_text()
-    assert "Traceback" not in text, text[-4000:]
+    with running_site(tmp) as base:
+        yield base, site_env(tmp)
 
 
 def _shot(page, name: str) -> None:

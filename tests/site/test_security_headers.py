@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -78,43 +77,12 @@ def test_no_template_has_an_inline_script_or_handler():
 @pytest.fixture(scope="module")
 def prod_site(tmp_path_factory):
     """The site on the embedded defaults with DEBUG off (production's headers), demo data."""
-    from tests.site.livesite import free_port
+    from tests.site.livesite import running_site
 
     tmp = tmp_path_factory.mktemp("csp-site")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
-    env.update(DATABASE_URL=f"sqlite:///{tmp / 'site.sqlite3'}",
-               TALU_KEYRING=str(tmp / "keyring"), DEBUG="false", SECURE_COOKIES="false",
-               SECRET_KEY="csp-test-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1",
-               DJANGO_SETTINGS_MODULE="talu_site.settings")
-    for command in (["migrate", "--noinput", "-v0"], ["demo_data"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
-                       timeout=180, capture_output=True)
-    port = free_port()
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "talu_site.serve", "-b", "127.0.0.1", "-p",
-                             str(port), "talu_site.asgi:application"], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=2).read()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("daphne did not start: " + (tmp / "daphne.log").read_text()[-3000:])
-            time.sleep(0.3)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
-    from registry.records import keys
-
-    keys.stop_agent(tmp / "keyring")
-    text = (tmp / "daphne.log").read_text()
-    assert "Traceback" not in text, text[-4000:]
+    with running_site(tmp, (["demo_data"],), DEBUG="false", SECURE_COOKIES="false",
+                      SECRET_KEY="csp-test-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1") as base:
+        yield base
 
 
 @pytest.mark.browser
