@@ -3,6 +3,7 @@ without it)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from pathlib import Path
@@ -31,6 +32,16 @@ def browser():
                                     "--disable-background-networking"])
         yield b
         b.close()
+
+
+@pytest.fixture
+def no_error_logs(caplog):
+    """Any ERROR log line (a traceback logged by a handler, as python-chess's tests treat
+    one) fails the test."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture(scope="session", autouse=True)

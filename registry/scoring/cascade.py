@@ -226,13 +226,7 @@ def apply_game(players: dict[str, PlayerState], record: RatedGame) -> GameChange
         if npc is not None:
             st.recent_npc.append(npc)
 
-        promoted_to = None
-        if is_promotion_due(st.stratum, st.stratum_games, st.stratum_wins, new):
-            promoted_to = st.stratum + 1
-            st.rating = promoted_base(st.stratum)
-            st.stratum = promoted_to
-            st.stratum_games = st.stratum_wins = st.exposure_sum = 0
-            st.promotions.append((record.game_id, promoted_to))
+        promoted_to = promote_if_due(st, new, record.game_id)
         sides[side] = SideChange(
             record.player(side), model, at_start, start[side], new,
             coefficient, points, promoted_to,
@@ -267,3 +261,17 @@ def correct(
 ) -> CascadeResult:
     """R30: the ratings with the record of ``corrected.game_id`` replaced by ``corrected``."""
     return cascade((corrected if r.game_id == corrected.game_id else r for r in records), initial)
+
+
+def promote_if_due(st: PlayerState, new: int, key: object) -> int | None:
+    """R26 after a rating entry (a game, or a closed phase: ``registry.scoring.phase``) moved
+    ``st`` to ``new``: when promotion is due, the next stratum at its base rating, the
+    stratum's counts reset and the promotion noted under ``key``; the new stratum, or None."""
+    if not is_promotion_due(st.stratum, st.stratum_games, st.stratum_wins, new):
+        return None
+    promoted_to = st.stratum + 1
+    st.rating = promoted_base(st.stratum)
+    st.stratum = promoted_to
+    st.stratum_games = st.stratum_wins = st.exposure_sum = 0
+    st.promotions.append((key, promoted_to))
+    return promoted_to

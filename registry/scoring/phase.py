@@ -29,9 +29,10 @@ from registry.scoring.cascade import (
     PlayerState,
     RatedGame,
     apply_game,
+    promote_if_due,
 )
 from registry.scoring.s3 import adjusted_performance, expectation_coefficient
-from registry.scoring.strata import is_promotion_due, promoted_base
+from registry.scoring.strata import promoted_base
 from registry.scoring.victory import final_coefficient, tournament_rating, victory_score
 
 
@@ -166,13 +167,7 @@ def apply_phase(
                 st.invasion_wins += 1
             st.recent_npc.append(g.npc)
         at_close = st.stratum
-        promoted_to = None
-        if is_promotion_due(st.stratum, st.stratum_games, st.stratum_wins, new):
-            promoted_to = st.stratum + 1
-            st.rating = promoted_base(st.stratum)
-            st.stratum = promoted_to
-            st.stratum_games = st.stratum_wins = st.exposure_sum = 0
-            st.promotions.append((phase.phase_id, promoted_to))
+        promoted_to = promote_if_due(st, new, phase.phase_id)
         sides[pid] = PhaseSide(
             pid, at_close, old, new, start[pid], final_coefficient(apcs), victory_score(apcs),
             tuple(games), wins, promoted_to,

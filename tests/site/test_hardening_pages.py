@@ -4,8 +4,6 @@ names checked once (``talu_site.text``), whatever the door. Runs again on Postgr
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 from django.urls import reverse
 
@@ -17,12 +15,8 @@ RLO = "\u202e"
 
 
 @pytest.fixture(autouse=True)
-def no_error_logs(caplog):
-    """Any ERROR log line fails the test."""
-    caplog.set_level(logging.WARNING)
-    yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
+def _no_error_logs(no_error_logs):
+    """Any ERROR log line fails every test here (``tests/conftest.py``)."""
 
 
 @pytest.mark.parametrize("path", ["/players/%00/", "/players/A%00B/", "/players/%ED%A0%80/",

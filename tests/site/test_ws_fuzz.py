@@ -8,7 +8,6 @@ a minute); runs again on PostgreSQL and Redis (``test_services_stack.py``)."""
 from __future__ import annotations
 
 import json
-import logging
 import random
 
 import pytest
@@ -101,12 +100,6 @@ async def _fuzz(comm, rng: random.Random, kinds) -> list[dict]:
     return seen
 
 
-@pytest.fixture
-def no_error_logs(caplog):
-    caplog.set_level(logging.WARNING)
-    yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
 
 
 async def test_no_message_breaks_the_server_or_changes_the_game(game, players, cookies,
