@@ -73,6 +73,13 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
                           ("auto_arbiter", POLICIES), ("venue", VENUES)):
         if name in values:
             _choice(name, values[name], choices)
+    if values.get("system") == "hettlandic":
+        # Its pairing (R44), phase table and phase ratings (R45) exist as cores and in the
+        # ledger (registry/events/pairing/hettlandic.py, registry/phases.py); the event that
+        # runs them (phase 1, the close, phase 2) does not yet: refused here, in words,
+        # rather than an event that cannot be paired.
+        raise EventError("the Hettlandic system cannot run as an event on this site yet: "
+                         "choose swiss, round_robin or double_round_robin")
     if "scoring_model" in values:
         try:
             check_scoring_model(body.stratum, values["scoring_model"])
@@ -291,11 +298,9 @@ def pair_round(user, event: Event, force: bool = False,
 
 
 def _hettlandic_round(t):
-    try:
-        from registry.events.pairing import hettlandic  # issue 22
-    except ImportError:
-        raise PairingError("Hettlandic pairing is not available yet") from None
-    return hettlandic.pair_round(t)  # pragma: no cover - issue 22's
+    """No event runs the Hettlandic system yet (``_check_settings`` refuses it); an event
+    stored with it (none can be) is refused in words rather than paired wrongly."""
+    raise PairingError("the Hettlandic system cannot run as an event on this site yet")
 
 
 def _close_entries(event: Event) -> None:
