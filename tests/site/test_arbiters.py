@@ -172,7 +172,7 @@ def test_annul_after_the_game_through_the_cascade(role, cast, game):
     ({"action": "count_as_pass", "turn": "001 I", "side": "O", "reason": "r"}, 409,
      "played by I, not by O"),
     ({"action": "count_as_pass", "reason": "r"}, 400, "turn"),
-    ({"action": "adjourn", "reason": "r"}, 400, "action"),
+    ({"action": "adjourn", "reason": "r"}, 409, "turn"),  # R38: between turns only
     ({"action": "launch", "reason": "r"}, 400, "action"),
 ])
 def test_bad_input_is_refused_with_words_and_changes_nothing(data, status, words, cast, game):
