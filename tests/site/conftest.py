@@ -46,10 +46,17 @@ def _fresh_process_caches():
     """Every test starts with this process's caches of games empty: they are keyed by the
     game's row id, which a test database reuses from one test to the next (a cached state of
     an earlier test's untimed game 1 was a later test's timed game 1)."""
+    from django.core.cache import caches
+
     from play import gameview
 
     engines.forget()
     gameview.forget()
+    # Fragments cached by row id (events, the lobby) from an earlier test; only this
+    # process's own memory cache (Redis's clear would flush the whole database).
+    cache = caches["default"]
+    if type(cache).__module__ == "django.core.cache.backends.locmem":
+        cache.clear()
     yield
 
 
