@@ -12,16 +12,6 @@ import pytest
 
 from tests.stack import IN_CI
 
-# The Django tests' SQLite database is a file, not SQLite's shared-cache memory database: the
-# worker's jobs (outbox, clocks, sessions, the computer, pool waves) run on threads with
-# connections of their own, and a shared-cache memory database locks whole tables between
-# connections ("database table is locked", which no busy timeout waits for), so a job of one
-# test failed another's statement. A file in WAL mode with a busy timeout is what
-# `./dev serve` runs on. PostgreSQL runs (DATABASE_URL set) name their own test database.
-if not os.environ.get("DATABASE_URL") and not os.environ.get("TALU_TEST_DB_NAME"):
-    os.environ["TALU_TEST_DB_NAME"] = str(
-        Path(tempfile.mkdtemp(prefix="talu-test-db-")) / "test.sqlite3")
-
 CHROMIUM = os.environ.get("TALU_CHROMIUM", "/usr/bin/chromium")
 
 
