@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from registry import bulk, figcache
 from registry.ledger.states import snapshot
-from registry.ledger.writing import BATCH, Summary
+from registry.ledger.writing import Summary
 from registry.models import RatingChange
 from registry.scoring import s3
 from registry.scoring.cascade import GameChange, PlayerState
@@ -70,32 +70,10 @@ ROW_FIELDS = ("side", "model", "stratum", "old_rating", "new_rating", "rating_af
 
 def write_rows(existing_q, new_rows: dict[tuple[int, int], dict[str, Any]]) -> Summary:
     """Make the stored rating changes from the start key on equal ``new_rows``: update the
-    rows that differ, create the missing ones, delete the ones of games no longer rated."""
-    summary = Summary()
-    if connection.vendor == "postgresql":  # compared in the database, no row read back
-        updated, inserted, deleted = bulk.sync_rows(
-            RatingChange, list(new_rows.values()), ("game_id", "player_id"), ROW_FIELDS,
-            existing_q, extra={"created": timezone.now()})
-        summary.rows_written = updated + inserted + deleted
-        return summary
-    to_update: list[dict[str, Any]] = []
-    to_delete: list[int] = []
-    seen: set[tuple[int, int]] = set()
-    cols = ("pk", "game_id", "player_id", *ROW_FIELDS)
-    for values in existing_q.values_list(*cols).iterator(chunk_size=BATCH):
-        pk, game_pk, player_pk, *rest = values
-        key = (game_pk, player_pk)
-        want = new_rows.get(key)
-        if want is None:
-            to_delete.append(pk)
-            continue
-        seen.add(key)
-        if any(want[f] != v for f, v in zip(ROW_FIELDS, rest, strict=True)):
-            to_update.append({"pk": pk, **want})
-    bulk.delete_pks(RatingChange, to_delete)
-    bulk.update_rows(RatingChange, to_update, ROW_FIELDS)
-    now = timezone.now()
-    creates = [{**r, "created": now} for k, r in new_rows.items() if k not in seen]
-    bulk.insert_rows(RatingChange, creates, ("player_id", "game_id", *ROW_FIELDS, "created"))
-    summary.rows_written = len(to_delete) + len(to_update) + len(creates)
-    return summary
+    rows that differ, create the missing ones, delete the ones of games no longer rated.
+    PostgreSQL compares them in the database (no row read back)."""
+    sync = bulk.sync_rows if connection.vendor == "postgresql" else bulk.sync_rows_in_python
+    updated, inserted, deleted = sync(
+        RatingChange, list(new_rows.values()), ("game_id", "player_id"), ROW_FIELDS,
+        existing_q, extra={"created": timezone.now()})
+    return Summary(rows_written=updated + inserted + deleted)
