@@ -31,7 +31,8 @@ from play.games.protocol import (
     Resume,
 )
 
-from .game import ArbiterDecision, TaluGame
+from .decisions import ArbiterDecision
+from .game import TaluGame
 from .outcome import Side
 
 OFFER, ADJOURN, SEAL, RESUME = "offer", "adjourn", "seal", "resume"
