@@ -6,6 +6,7 @@ API and event page of a 500-player, 9-round event next to ``--games`` other game
     .venv/bin/python benchmarks/bench_events.py --server postgres://postgres@127.0.0.1:5432
     nice -n 10 .venv/bin/python benchmarks/bench_events.py --no-pairing --games 100000 \
         --server postgres://postgres@127.0.0.1:5432         # issue 21's page target
+    .venv/bin/python benchmarks/bench_events.py --exact 100 2  # the exact engine's cost
 
 1. Pure pairing (``registry.events.pairing.swiss``): rounds 1-6 of a 500-player Swiss paired
    and given random results, then round 7 paired ``--reps`` times; the median is reported (the
@@ -53,6 +54,49 @@ def pure_pairing(players: int, reps: int) -> list[float]:
         swiss.pair_round(t)
         times.append(time.perf_counter() - start)
     return times
+
+
+def exact_profile(players: int, rnd: int) -> None:
+    """Round ``rnd`` of a ``players`` Swiss (the rounds before paired by ``dutch_large``) paired
+    by the exact engine (caissify-pairings): its CPU time, and how many weighted matchings
+    (``networkx.max_weight_matching``) it ran, their share and their largest weight. Why it
+    is not used above 48 players (docs/events.md)."""
+    import networkx
+
+    from registry.events.pairing import swiss
+    from registry.events.pairing.model import Entrant, Tournament
+
+    seen = {"calls": 0, "cpu": 0.0, "bits": 0}
+    solve = networkx.max_weight_matching
+
+    def counted(graph, *args, **kwargs):
+        seen["calls"] += 1
+        seen["bits"] = max([seen["bits"]] + [w.bit_length() for *_, w in
+                                              graph.edges(data="weight")])
+        start = time.process_time()
+        try:
+            return solve(graph, *args, **kwargs)
+        finally:
+            seen["cpu"] += time.process_time() - start
+
+    rng = random.Random(7)
+    t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
+                    for i in range(players)], total_rounds=9)
+    for _ in range(rnd - 1):
+        paired = swiss.pair_round(t, large=True)
+        for g in paired.games:
+            g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
+        t.rounds.append(paired)
+    networkx.max_weight_matching = counted
+    try:
+        start = time.process_time()
+        swiss.pair_round(t, large=False)
+        cpu = time.process_time() - start
+    finally:
+        networkx.max_weight_matching = solve
+    print(f"exact engine, round {rnd} of {players} players: {cpu:.2f} s CPU, "
+          f"{seen['calls']} matchings ({seen['cpu'] / cpu:.0%} of it), weights up to "
+          f"{seen['bits']} bits")
 
 
 def setup_django(server: str | None, path: Path) -> str:
@@ -126,8 +170,13 @@ def main() -> None:
     parser.add_argument("--server", default=None)
     parser.add_argument("--no-pairing", dest="pairing", action="store_false",
                         help="skip the pure pairing part")
+    parser.add_argument("--exact", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
+                        help="only profile the exact engine on one round (docs/events.md)")
     args = parser.parse_args()
 
+    if args.exact:
+        exact_profile(*args.exact)
+        return
     if args.pairing:
         times = pure_pairing(args.players, args.reps)
         print(f"pairing round 7 of a {args.players}-player Swiss: median "
