@@ -61,15 +61,6 @@ def boards(event) -> list[Pairing]:
                 .order_by("board"))
 
 
-@pytest.fixture(autouse=True)
-def _rates(settings):
-    from django.core.cache import cache
-
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        "anon": "100000/minute", "user": "100000/minute", "body": "100000/minute"}}
-    cache.clear()
-
-
 @pytest.mark.django_db
 def test_the_worker_starts_a_round_at_its_time_as_the_button_does(make_user):
     event, arbiter, users = online_event(make_user)
