@@ -44,7 +44,9 @@ def schedule_round(user, event: Event, number: int, at: datetime | None,
                              "instead, or give a later time")
         if at > now + AHEAD:
             raise EventError("a round's start time is at most a year ahead")
-    rnd = event.event_rounds.filter(number=number).first() if isinstance(number, int) else None
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise EventError("name the round to start at that time (its number)")
+    rnd = event.event_rounds.filter(number=number).first()
     if rnd is None:
         raise EventError(f"round {number!r} is not paired: pair it first", "conflict")
     with transaction.atomic():

@@ -138,12 +138,15 @@ def test_bad_schedules_are_refused_in_words_and_change_nothing(make_user):
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/2/schedule/", {"at": soon},
                           format="json")
     assert r.status_code == 409 and "round 2 is not paired" in r.json()["detail"]
+    c = Client()
+    c.force_login(arbiter)
+    page = c.post(f"/events/{event.pk}/act/", {"action": "schedule", "at": soon[:16]},
+                  follow=True).content.decode()
+    assert "name the round to start at that time" in page
     assert Round.objects.get(event=event).scheduled is None
     revision = Event.objects.get(pk=event.pk).revision
 
     # the page's form: a time in words is refused; a set time can be taken away again
-    c = Client()
-    c.force_login(arbiter)
     page = c.post(f"/events/{event.pk}/act/", {"action": "schedule", "round": "1",
                                                 "at": "2026-02-30T19:00"}, follow=True)
     assert "is not a date and time" in page.content.decode()
