@@ -35,6 +35,8 @@ event_urls = [
     path("events/<int:event_id>/rounds/", events.RoundPair.as_view(), name="event-pair"),
     path("events/<int:event_id>/rounds/<int:number>/start/", events.RoundStart.as_view(),
          name="event-start"),
+    path("events/<int:event_id>/rounds/<int:number>/schedule/",
+         events.RoundSchedule.as_view(), name="event-schedule"),
     path("events/<int:event_id>/rounds/<int:number>/results/", events.RoundResult.as_view(),
          name="event-result"),
     path("events/<int:event_id>/close/", events.EventClose.as_view(), name="event-close"),

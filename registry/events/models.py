@@ -83,6 +83,9 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
+    """A round of an event: paired, then started (by the arbiter, or by the worker at its
+    scheduled time, R41)."""
+
     PAIRED, STARTED = "paired", "started"
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="event_rounds")
     number = models.PositiveSmallIntegerField()
@@ -90,10 +93,18 @@ class Round(models.Model):
     forced = models.BooleanField(default=False)  # paired before the previous was complete
     paired = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
+    # R41: the start time the arbiter gave the round; the worker starts it then
+    # (registry.events.schedule), exactly as the arbiter's start button does
+    scheduled = models.DateTimeField(null=True, blank=True)
+    # when the worker claimed the mailing of the round's "your game has started" notices:
+    # claimed once (a conditional update), so no game's players are mailed twice
+    notified = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "number"],
                                                name="events_round_unique_number")]
+        indexes = [models.Index(fields=["state", "scheduled"],
+                                name="events_round_due")]
         ordering = ["number"]
 
 

@@ -315,31 +315,53 @@ def _close_entries(event: Event) -> None:
 
 def start_round(user, event: Event, number: int | None = None) -> Round:
     """Start a paired round: online, each game is created with the event's settings and its
-    players see it in "my pairings" at once; over the board, the clocks start at the venue."""
+    players see it in "my pairings" at once; over the board, the clocks start at the venue.
+    The worker starts a round at its scheduled time through the same ``_start`` (R41)."""
     _manage(user, event)
-    from play.lifecycle import start_game
-
     with transaction.atomic():
         rnd = _last_round(event) if number is None else event.event_rounds.filter(
             number=number).first()
         if rnd is None:
             raise EventError("no such round: pair it first", "conflict")
-        if rnd.state == Round.STARTED:
+        if not _start(event, rnd):
             raise EventError(f"round {rnd.number} has already started", "conflict")
-        if event.venue == "online":
-            boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
-            for p in boards.select_related("white__player__user", "black__player__user"):
-                game = start_game(p.white.player.user, p.black.player.user,
-                                  variant=event.variant, rated=event.rated,
-                                  auto_warn=event.auto_arbiter == "warn")
-                _event_model(game, event)
-                p.game = game
-                p.save(update_fields=["game"])
-        rnd.state = Round.STARTED
-        rnd.started = timezone.now()
-        rnd.save(update_fields=["state", "started"])
-        touch(event.pk)
     return rnd
+
+
+def _start(event: Event, rnd: Round) -> bool:
+    """Start ``rnd`` in the caller's transaction, if nobody has: the claim is a conditional
+    update (paired -> started), so the arbiter's button and two workers racing start it once
+    (PostgreSQL re-checks the condition on the row it waited for). Whether this call started
+    it. After the commit both players of each game are told on the lobby's socket (R41) and the
+    worker is woken to mail them (``registry.events.notify``)."""
+    from play.lifecycle import start_game
+
+    now = timezone.now()
+    if not Round.objects.filter(pk=rnd.pk, state=Round.PAIRED).update(
+            state=Round.STARTED, started=now):
+        return False
+    rnd.state, rnd.started = Round.STARTED, now
+    started = []
+    if event.venue == "online":
+        boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
+        for p in boards.select_related("white__player__user", "black__player__user"):
+            guest = next((e for e in (p.white, p.black) if e.player is None), None)
+            if guest is not None:  # entered while the event was over the board
+                raise EventError(f"{guest.name} has no account, so board {p.board} cannot "
+                                 "be played online: enter its result first", "conflict")
+            game = start_game(p.white.player.user, p.black.player.user,
+                              variant=event.variant, rated=event.rated,
+                              auto_warn=event.auto_arbiter == "warn")
+            _event_model(game, event)
+            p.game = game
+            p.save(update_fields=["game"])
+            started.append((game.uuid, game.player_i_id, game.player_o_id))
+    touch(event.pk)
+    if started:
+        from registry.events.notify import announce_started
+
+        transaction.on_commit(lambda: announce_started(started, event.name, rnd.number))
+    return True
 
 
 def _event_model(game, event: Event) -> None:

@@ -13,9 +13,10 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
-from registry.events import services, standings
+from registry.events import schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing import dutch_large
 from registry.events.pairing.model import GAME_RESULTS
@@ -171,6 +172,19 @@ def _act(request, event: Event, action: str) -> str:
     if action == "start":
         rnd = services.start_round(user, event, _int(post.get("round")))
         return f"Round {rnd.number} has started."
+    if action == "schedule":
+        number, text = _int(post.get("round")), post.get("at", "").strip()
+        try:
+            at = parse_datetime(text) if text else None
+        except ValueError:  # well formed, but no such day or hour
+            at = None
+        if text and at is None:
+            raise services.EventError(f"{text!r} is not a date and time (YYYY-MM-DD HH:MM)")
+        rnd = schedule.schedule_round(user, event, number, at)
+        if at is None:
+            return f"Round {rnd.number} has no start time: start it with the button."
+        return (f"Round {rnd.number} starts at {rnd.scheduled:%Y-%m-%d %H:%M} UTC: the "
+                "site starts it then.")
     if action == "result":
         p = services.set_result(user, event, _int(post.get("pairing"), -1),
                                 post.get("result", ""), _int(post.get("round")),
