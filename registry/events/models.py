@@ -117,3 +117,7 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round__number", "bye", "board"]
         indexes = [models.Index(fields=["round", "board"])]
+
+
+# the Hettlandic system's own rows (R44-R46), in their own module
+from registry.events.hettlandic_models import CoChampion, Hettlandic  # noqa: E402, F401

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from play.games.registry import VARIANT_NAMES
-from registry.events import state
+from registry.events import hettlandic, state
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
 from registry.events.pairing import berger, swiss, trf
 from registry.events.pairing.model import (
@@ -73,13 +73,6 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
                           ("auto_arbiter", POLICIES), ("venue", VENUES)):
         if name in values:
             _choice(name, values[name], choices)
-    if values.get("system") == "hettlandic":
-        # Its pairing (R44), phase table and phase ratings (R45) exist as cores and in the
-        # ledger (registry/events/pairing/hettlandic.py, registry/phases.py); the event that
-        # runs them (phase 1, the close, phase 2) does not yet: refused here, in words,
-        # rather than an event that cannot be paired.
-        raise EventError("the Hettlandic system cannot run as an event on this site yet: "
-                         "choose swiss, round_robin or double_round_robin")
     if "scoring_model" in values:
         try:
             check_scoring_model(body.stratum, values["scoring_model"])
@@ -100,6 +93,7 @@ def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
                          "forbidden")
     values.setdefault("name", "")
     _check_settings(body, values)
+    values = hettlandic.settle(values)  # R44: phase 1's fixed settings
     system = values.get("system", SWISS)
     if system == SWISS and not values.get("rounds"):
         raise EventError("a Swiss needs its number of rounds (R41)")
@@ -114,6 +108,7 @@ def change_settings(user, event: Event, **values) -> Event:
     if event.event_rounds.exists():
         raise EventError("the settings are fixed: round 1 has been paired (R41)", "conflict")
     _check_settings(event.body, values)
+    values = hettlandic.settle(values, event)
     merged_system = values.get("system", event.system)
     if merged_system == SWISS and not values.get("rounds", event.rounds):
         raise EventError("a Swiss needs its number of rounds (R41)")
@@ -151,12 +146,25 @@ def _open_for_entries(event: Event) -> int:
     if event.status == Event.CLOSED:
         raise EventError("the event is closed", "conflict")
     paired = _rounds_paired(event)
+    if paired and event.system == hettlandic.SYSTEM:
+        raise EventError("a Hettlandic phase 1 takes no entries after round 1 is paired (R44: "
+                         "ratings at the start of the phase)", "conflict")
     if paired and event.system != SWISS:
         raise EventError("a round robin takes no entries after round 1 is paired (R42)",
                          "conflict")
     if paired and event.system == SWISS and paired >= event.rounds:
         raise EventError("every round is paired: too late to enter", "conflict")
     return paired
+
+
+def check_conditions(event: Event, player, whose: str) -> None:
+    """R41: the event's entry conditions (minimum rating, stratum) at registration."""
+    if event.min_rating is not None and player.rating < event.min_rating:
+        raise EventError(f"this event needs a rating of at least {event.min_rating}; "
+                         f"{whose} {player.rating}", "conflict")
+    if event.min_stratum is not None and player.stratum < event.min_stratum:
+        raise EventError(f"this event needs stratum S{event.min_stratum} or higher",
+                         "conflict")
 
 
 def register(user, event: Event) -> Entry:
@@ -169,12 +177,7 @@ def register(user, event: Event) -> Entry:
         paired = _open_for_entries(event)
         if event.entries.filter(key=player.player_id).exists():
             raise EventError("you are already entered", "conflict")
-        if event.min_rating is not None and player.rating < event.min_rating:
-            raise EventError(f"this event needs a rating of at least {event.min_rating}; "
-                             f"yours is {player.rating}", "conflict")
-        if event.min_stratum is not None and player.stratum < event.min_stratum:
-            raise EventError(f"this event needs stratum S{event.min_stratum} or higher",
-                             "conflict")
+        check_conditions(event, player, "yours is")
         entry = Entry.objects.create(event=event, player=player, key=player.player_id,
                                      name=user.get_username(), rating=player.rating,
                                      joined_round=paired + 1)
@@ -209,6 +212,7 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
         paired = _open_for_entries(event)
         if event.entries.filter(key=key).exists():
             raise EventError(f"{name} is already entered", "conflict")
+        hettlandic.check_entry(event, player)  # registered players meeting the conditions
         entry = Entry.objects.create(event=event, player=player, key=key, name=name[:200],
                                      rating=rating, joined_round=paired + 1)
         if paired:
@@ -268,15 +272,15 @@ def pair_round(user, event: Event, force: bool = False,
             _close_entries(event)
         t = state.tournament(event)
         try:
-            if event.system == SWISS:
+            if hettlandic.pairs(event, len(t.entrants)):  # R44 phase 1; R46 match of two
+                core_round = hettlandic.pair_round(event, t, absent)
+            elif event.system == SWISS:
                 core_round = swiss.pair_round(t, absent or {})
             elif event.system in (ROUND_ROBIN, "double_round_robin"):
                 if absent:
                     raise EventError("a round robin has no byes on request: its games are "
                                      "decided by the arbiter (R42)")
                 core_round = berger.pair_round(t)
-            else:
-                core_round = _hettlandic_round(t)
         except PairingError as exc:
             raise EventError(str(exc), "conflict") from None
         rnd = Round.objects.create(event=event, number=core_round.number,
@@ -295,12 +299,6 @@ def pair_round(user, event: Event, force: bool = False,
             event.save(update_fields=["status", "initial_colour"])
         touch(event.pk)
     return rnd
-
-
-def _hettlandic_round(t):
-    """No event runs the Hettlandic system yet (``_check_settings`` refuses it); an event
-    stored with it (none can be) is refused in words rather than paired wrongly."""
-    raise PairingError("the Hettlandic system cannot run as an event on this site yet")
 
 
 def _close_entries(event: Event) -> None:
@@ -343,10 +341,12 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
 
 
 def _event_model(game, event: Event) -> None:
-    """R41/R25: a rated event game is rated by the event's model for both players."""
+    """R41/R25: a rated event game is rated by the event's model for both players; a
+    Hettlandic phase-1 game belongs to its rating phase (R45)."""
     from registry.models import RegistryGame
 
-    RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model)
+    RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model,
+                                                  **hettlandic.registry_fields(event))
 
 
 def set_result(user, event: Event, pairing_id: int, result: str,
@@ -406,6 +406,7 @@ def match_record(user, event: Event, pairing_id: int, game_id: str,
                              f"by this pairing's {found.white.key} (I) and {found.black.key} (O)")
         if archived.status != RegistryGame.FINISHED or archived.winner not in ("I", "O", "-"):
             raise EventError("that game has no result in the registry", "conflict")
+        hettlandic.adopt_record(event, archived)  # a phase-1 game: rated in its phase (R45)
         found.result = {"I": "1-0", "O": "0-1", "-": "="}[archived.winner]
         found.decided_by = "arbiter"
         found.note = f"records {archived.game_id}"
@@ -433,6 +434,7 @@ def close_event(user, event: Event) -> Event:
         open_rounds = [r.number for r in rounds if not round_complete(r)]
         if open_rounds:
             raise EventError(f"round {open_rounds[0]} has games without a result", "conflict")
+        hettlandic.closing(event)  # a Hettlandic event's phases; a phase 2's awards (R46)
         event.status = Event.CLOSED
         event.closed = timezone.now()
         event.save(update_fields=["status", "closed"])
