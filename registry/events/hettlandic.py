@@ -27,9 +27,9 @@ from django.utils import timezone
 from registry import figcache
 from registry.events import hettlandic_phase2 as phase2
 from registry.events import state
-from registry.events.hettlandic_models import CoChampion, Hettlandic
+from registry.events.access import EventError, check_conditions, manage, round_complete
 from registry.events.hettlandic_table import PhaseGame, TableRow, co_champions, phase_table
-from registry.events.models import Entry, Event, Pairing
+from registry.events.models import CoChampion, Entry, Event, Hettlandic, Pairing
 from registry.events.pairing import hettlandic as r44
 from registry.events.pairing import model as core
 from registry.events.pairing import tiebreaks
@@ -45,9 +45,7 @@ WORDS = {"variant": "standard talu", "scoring_model": "S3 scoring for every play
          "rated": "rated", "rounds": f"{r44.ROUNDS} rounds"}
 
 
-def _error(message: str, code: str = "invalid"):
-    from registry.events.services import EventError
-
+def _error(message: str, code: str = "invalid") -> EventError:
     return EventError(message, code)
 
 
@@ -77,8 +75,6 @@ def check_entry(event: Event, player) -> None:
     """A player the arbiter enters: a registered player (phase 1 is rated by the ledger, R45,
     which knows only registered players) meeting the event's conditions, as when they enter
     themselves (the GTT's 1500 is the book's rule for everyone, 6.4.1.1)."""
-    from registry.events.services import check_conditions
-
     if event.system != SYSTEM:
         return
     if player is None:
@@ -243,10 +239,9 @@ def close_phase_one(user, event: Event):
     """The arbiter closes phase 1 after its 20 rounds: one entry of the R30 list moves every
     participant by their final coefficient (R45, audited), and the co-champions are named
     (R44: victory score >= 115, none, one or several)."""
-    from registry.events.services import _manage, round_complete
     from registry.phases import PhaseStateConflict, close_phase
 
-    _manage(user, event)
+    manage(user, event)
     if event.system != SYSTEM:
         raise _error("only a Hettlandic event has a phase 1")
     with transaction.atomic():
@@ -309,9 +304,7 @@ def start_phase_two(user, event: Event, force: bool = False) -> Event | None:
     have not answered count as declining). Two or more: a new event, a grand-master, unrated
     Swiss of the ruled number of rounds (R46), run by the events machinery; one: no phase 2,
     their award is given at once; none: nothing to play."""
-    from registry.events.services import _manage
-
-    _manage(user, event)
+    manage(user, event)
     with transaction.atomic():
         het = Hettlandic.objects.select_for_update().filter(event=event).first()
         if het is None or het.phase1_closed is None:

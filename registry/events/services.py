@@ -17,6 +17,13 @@ from django.utils import timezone
 
 from play.games.registry import VARIANT_NAMES
 from registry.events import hettlandic, state
+from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
+    EventError,
+    check_conditions,
+    is_arbiter,
+    round_complete,
+)
+from registry.events.access import manage as _manage
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
 from registry.events.pairing import berger, swiss, trf
 from registry.events.pairing.model import (
@@ -30,29 +37,10 @@ from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
 
 
-class EventError(ValueError):
-    """An action refused; ``code`` for the API (``forbidden``, ``conflict`` or ``invalid``)."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def is_arbiter(user, event: Event) -> bool:
-    return bool(user and user.is_authenticated and event.arbiters.filter(pk=user.pk).exists())
-
-
 def can_create(user, body: AffiliatedBody) -> bool:
     """A body's events are announced by its registrars (or site staff)."""
     return bool(user and user.is_authenticated and (
         user.is_staff or body.registrars.filter(pk=user.pk).exists()))
-
-
-def _manage(user, event: Event) -> None:
-    if not is_arbiter(user, event):
-        raise EventError("only an arbiter of this event may do that (R39)", "forbidden")
-    if event.status == Event.CLOSED:
-        raise EventError("the event is closed: its results are final (R41)", "conflict")
 
 
 def _choice(name: str, value, choices) -> None:
@@ -157,16 +145,6 @@ def _open_for_entries(event: Event) -> int:
     return paired
 
 
-def check_conditions(event: Event, player, whose: str) -> None:
-    """R41: the event's entry conditions (minimum rating, stratum) at registration."""
-    if event.min_rating is not None and player.rating < event.min_rating:
-        raise EventError(f"this event needs a rating of at least {event.min_rating}; "
-                         f"{whose} {player.rating}", "conflict")
-    if event.min_stratum is not None and player.stratum < event.min_stratum:
-        raise EventError(f"this event needs stratum S{event.min_stratum} or higher",
-                         "conflict")
-
-
 def register(user, event: Event) -> Entry:
     """A player enters an online (or board) event themselves, if they meet its conditions."""
     if not (user and user.is_authenticated):
@@ -248,10 +226,6 @@ def withdraw(user, event: Event, entry: Entry) -> Entry:
 
 def _last_round(event: Event) -> Round | None:
     return event.event_rounds.order_by("-number").first()
-
-
-def round_complete(rnd: Round) -> bool:
-    return not rnd.pairings.filter(black__isnull=False, result="").exists()
 
 
 def pair_round(user, event: Event, force: bool = False,

@@ -23,8 +23,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from registry.events import hettlandic
-from registry.events.hettlandic_models import CoChampion, Hettlandic
-from registry.events.models import Entry, Event, Pairing
+from registry.events.models import CoChampion, Entry, Event, Hettlandic, Pairing
 from registry.events.pairing import hettlandic as r44
 from registry.events.pairing.hettlandic import ROUNDS
 from registry.events.services import EventError
@@ -323,13 +322,21 @@ def champions_of(club, make_user, n: int, declining: int = 0):
     victory scores 130, 129, ...); over the board, so the arbiter enters phase 2's results."""
     body, arbiter = club
     event = announce(arbiter, body, venue="board")
-    het = Hettlandic.objects.create(event=event, phase1_closed=timezone.now())
+    now = timezone.now()
+    phase = RatingPhase.objects.create(name="phase 1", status=RatingPhase.CLOSED, opened_at=now,
+                                       closed_at=now)
+    het = Hettlandic.objects.create(event=event, phase=phase, phase1_closed=now)
     users = []
     for k in range(n + declining):
         user, player = registered(make_user, f"c{k}", 2000 + k)
         entry = Entry.objects.create(event=event, player=player, key=player.player_id,
                                      name=user.username, rating=player.rating)
         CoChampion.objects.create(hettlandic=het, entry=entry, victory_score=130 - k)
+        PhaseRatingChange.objects.create(  # what the close left (R45)
+            player=player, phase=phase, stratum=3, start_rating=player.rating,
+            old_rating=player.rating, new_rating=player.rating, rating_after=player.rating,
+            games=20, wins=15, final_coefficient=1.3 - k / 100, victory_score=130 - k,
+            played_at=now)
         users.append(user)
     for k, user in enumerate(users):
         r = api(user).post(f"/api/v1/events/{event.pk}/hettlandic/answer/",
