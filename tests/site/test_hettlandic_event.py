@@ -37,7 +37,7 @@ from registry.models import (
     RegistryGame,
 )
 from registry.services import player_of
-from tests.site.test_events_online import resign
+from tests.site.test_events_online import pair_and_start, resign
 
 # By hand (R22/R23), a game resigned before any turn: 0 rounds, no tally code. Every category
 # is 0 v 0, ncr 1; speed 1 + (50 - 0)/50 = 2; no G code: one success entry, 2 for the winner
@@ -175,17 +175,6 @@ def setup_phase(make_user):
 
 
 @database_sync_to_async
-def pair_and_start(event, arbiter, number):
-    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
-    assert r.status_code == 201, r.json()
-    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/{number}/start/", format="json")
-    assert r.status_code == 200, r.json()
-    return list(Pairing.objects.filter(round__event=event, round__number=number)
-                .select_related("game", "white__player__user", "black__player__user")
-                .order_by("board"))
-
-
-@database_sync_to_async
 def ratings_now(users) -> dict[str, int]:
     return {n: Player.objects.get(user=u).rating for n, u in users.items()}
 
@@ -317,7 +306,7 @@ async def test_a_whole_six_player_phase_one_online(make_user, cookies, worker):
 
 # --- phase 2 (R46) with 1, 2, 3 and 9 co-champions ----------------------------------------------
 
-def champions_of(club, make_user, n: int, declining: int = 0):
+def champions_of(club, make_user, n: int, declining: int = 0, answer: bool = True):
     """A Hettlandic event whose phase 1 closed with ``n`` + ``declining`` co-champions (the
     victory scores 130, 129, ...); over the board, so the arbiter enters phase 2's results."""
     body, arbiter = club
@@ -338,7 +327,7 @@ def champions_of(club, make_user, n: int, declining: int = 0):
             games=20, wins=15, final_coefficient=1.3 - k / 100, victory_score=130 - k,
             played_at=now)
         users.append(user)
-    for k, user in enumerate(users):
+    for k, user in enumerate(users if answer else []):
         r = api(user).post(f"/api/v1/events/{event.pk}/hettlandic/answer/",
                            {"accept": k < n}, format="json")
         assert r.status_code == 200, r.json()
@@ -482,3 +471,28 @@ def test_over_the_board_records_join_the_phase_and_rate_at_its_close(club, make_
     assert {row["key"]: row["victory_score"] for row in table} == {
         c.player.player_id: c.victory_score
         for c in PhaseRatingChange.objects.filter(phase=phase).select_related("player")}
+
+
+@pytest.mark.django_db
+def test_accept_and_decline_on_the_event_page(club, make_user):
+    event, arbiter, (c0, c1) = champions_of(club, make_user, 2, answer=False)
+    url, act = f"/events/{event.pk}/", f"/events/{event.pk}/hettlandic/"
+
+    def page(user, data=None) -> str:
+        c = Client()
+        c.force_login(user)
+        if data is None:
+            return c.get(url).content.decode()
+        return c.post(act, data, follow=True).content.decode()
+
+    assert 'data-testid="accept"' in page(c0) and 'data-testid="accept"' not in page(arbiter)
+    assert "You accepted phase 2." in page(c0, {"action": "accept"})
+    assert "you keep the title" in page(c1, {"action": "decline"})
+    outsider, _ = registered(make_user, "outsider", 2500)
+    assert "only a co-champion" in page(outsider, {"action": "accept"})
+    answers = dict(CoChampion.objects.values_list("entry__name", "answer"))
+    assert answers == {"c0": "accepted", "c1": "declined"}
+    assert "only an arbiter" in page(c0, {"action": "phase2"})
+    shown = page(arbiter, {"action": "phase2"})  # one acceptor: no games, the award at once
+    assert "Phase 2 is settled." in shown and "Bronze" in shown
+    assert 'data-testid="accept"' not in page(c0)
