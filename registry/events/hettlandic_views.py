@@ -23,9 +23,11 @@ def context(request, event: Event) -> dict | None:
     s = hettlandic.summary(event)
     mine = next((c for c in s["champions"] if request.user.is_authenticated
                  and c.entry.player and c.entry.player.user_id == request.user.pk), None)
-    rows = [{"row": r, "name": s["names"].get(r.player, r.player),
-             "lines": [{"t": t, "opponent": s["names"].get(t.opponent, t.opponent)}
-                       for t in r.lines]} for r in s["rows"]]
+    def rows() -> list[dict]:  # called by the template only when its cached copy is stale
+        return [{"row": r, "name": s["names"].get(r.player, r.player),
+                 "lines": [{"t": t, "opponent": s["names"].get(t.opponent, t.opponent)}
+                           for t in r.lines]} for r in s["rows"]]
+
     ranking = [{"p": p, "name": s["names"].get(p.key, p.key),
                 "values": [p.values.get(c, 0) for c in tiebreaks.SWISS_ORDER]}
                for p in s["ranking"]]

@@ -496,3 +496,27 @@ def test_accept_and_decline_on_the_event_page(club, make_user):
     shown = page(arbiter, {"action": "phase2"})  # one acceptor: no games, the award at once
     assert "Phase 2 is settled." in shown and "Bronze" in shown
     assert 'data-testid="accept"' not in page(c0)
+
+
+@pytest.mark.django_db
+def test_the_phase_table_follows_an_annulment(club, make_user):
+    """R30: an annulled phase game leaves the table (cached per change) and the phase's
+    ratings are recomputed."""
+    from registry.corrections import annul_game
+    from tests.registry.helpers import I_WINS, add_game
+
+    body, arbiter = club
+    event = announce(arbiter, body, venue="board")
+    for u in (registered(make_user, "pa", 1800)[0], registered(make_user, "pb", 1700)[0]):
+        api(u).post(f"/api/v1/events/{event.pk}/entries/", {}, format="json")
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    p = Pairing.objects.select_related("white__player", "black__player").get(round__event=event)
+    game = add_game(body, p.white.player, p.black.player, I_WINS, at=timezone.now())
+    api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/results/",
+                      {"pairing": p.pk, "game_id": str(game.game_id)}, format="json")
+    url = f"/events/{event.pk}/"
+    assert Client().get(url).content.decode().count("won</td>") == 1
+    annul_game(game, reason="wrong players seated", actor_user=arbiter)
+    assert Client().get(url).content.decode().count("won</td>") == 0
+    table = api().get(f"/api/v1/events/{event.pk}/hettlandic/").json()["phase1"]["table"]
+    assert [row["games"] for row in table] == [0, 0]
