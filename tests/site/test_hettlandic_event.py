@@ -149,6 +149,16 @@ def test_settings_fixed_by_r44_and_entry_conditions(club, make_user):
         .status_code == 403
     het.refresh_from_db()
     assert het.phase.status == RatingPhase.OPEN and het.phase1_closed is None
+    # a withdrawal (C.04.1): the two left are paired, no bye; the phase keeps its opening
+    r = api(users[1]).post(f"/api/v1/events/{event.pk}/entries/"
+                           f"{users[1].player.player_id}/withdraw/")
+    assert r.status_code == 200, r.json()
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {"force": True}, format="json")
+    assert r.status_code == 201, r.json()
+    second = Pairing.objects.get(round__event=event, round__number=2)
+    assert {second.white.key, second.black.key} == {users[0].player.player_id,
+                                                     users[2].player.player_id}
+    assert Hettlandic.objects.get(event=event).phase_id == het.phase_id
 
 
 # --- a whole phase 1, online, by simulated clients ----------------------------------------------
