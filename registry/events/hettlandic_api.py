@@ -23,7 +23,7 @@ def _event(event_id: int) -> Event:
 class HettlandicDetail(EventView):
     @extend_schema(summary="A Hettlandic event's phase-1 table (NPc, Ec, APc, running "
                            "victory score), co-champions, phase 2, ranking and awards",
-                   responses={200: OpenApiTypes.OBJECT})
+                   responses={200: OpenApiTypes.OBJECT, 400: ERROR})
     def get(self, request, event_id: int):
         event = _event(event_id)
         if event.system != hettlandic.SYSTEM:
