@@ -6,6 +6,7 @@ from registry.api import arbiters, views
 from registry.api import pool as pool_api
 from registry.api.errors import not_found
 from registry.events import api as events
+from registry.events import hettlandic_api
 
 app_name = "api"
 
@@ -43,6 +44,15 @@ event_urls = [
     path("events/<int:event_id>/standings/", events.EventStandings.as_view(),
          name="event-standings"),
     path("events/<int:event_id>/trf/", events.EventTRF.as_view(), name="event-trf"),
+    # issue 22: the Hettlandic system (registry/events/hettlandic_api.py)
+    path("events/<int:event_id>/hettlandic/", hettlandic_api.HettlandicDetail.as_view(),
+         name="event-hettlandic"),
+    path("events/<int:event_id>/hettlandic/close-phase-1/",
+         hettlandic_api.ClosePhaseOne.as_view(), name="event-hettlandic-close"),
+    path("events/<int:event_id>/hettlandic/answer/", hettlandic_api.Answer.as_view(),
+         name="event-hettlandic-answer"),
+    path("events/<int:event_id>/hettlandic/phase-2/", hettlandic_api.StartPhaseTwo.as_view(),
+         name="event-hettlandic-phase2"),
 ]
 
 urlpatterns = [
