@@ -330,8 +330,7 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
             boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
             for p in boards.select_related("white__player__user", "black__player__user"):
                 game = start_game(p.white.player.user, p.black.player.user,
-                                  variant=event.variant, rated=event.rated,
-                                  auto_warn=event.auto_arbiter == "warn")
+                                  **game_settings(event))
                 _event_model(game, event)
                 p.game = game
                 p.save(update_fields=["game"])
@@ -340,6 +339,15 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
         rnd.save(update_fields=["state", "started"])
         touch(event.pk)
     return rnd
+
+
+def game_settings(event: Event) -> dict:
+    """What the event fixes of every game it starts (R41), as ``start_game``'s arguments:
+    its variant, rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
+    game's players are warned automatically, as in casual games; ``off``, nothing is
+    automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
+    return {"variant": event.variant, "rated": event.rated,
+            "auto_warn": event.auto_arbiter == "warn"}
 
 
 def _event_model(game, event: Event) -> None:

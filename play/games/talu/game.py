@@ -19,7 +19,7 @@ from .variants import Variant, get_variant
 
 _STEP_CACHE: dict[object, dict[IStep, Step]] = {}
 
-ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
+ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume", "add_time")
 
 
 @dataclass
@@ -51,13 +51,18 @@ class ArbiterDecision:
     side, already played"); when the arbiter decided it later than at the end of that turn,
     ``at`` names the last turn played when the decision was taken (the moment it took effect,
     so that a replay re-checks the passing conventions exactly when play did). ``at`` is an
-    optional field of the record's item beside R34's (covered by the hash like them)."""
+    optional field of the record's item beside R34's (covered by the hash like them).
+
+    For ``add_time`` (R39) ``seconds`` is the time added to ``side``'s clock, another field
+    of the item beside R34's; it changes nothing on the board, so a replay of the turns only
+    keeps it (the clocks are the server's, R36)."""
 
     turn: str  # "014 O"
     action: str
     side: Side | None = None
     reason: str = ""
     at: str = ""
+    seconds: int = 0
 
     @property
     def moment(self) -> str:
@@ -72,6 +77,8 @@ class ArbiterDecision:
             d["reason"] = self.reason
         if self.at and self.at != self.turn:
             d["at"] = self.at
+        if self.seconds:
+            d["seconds"] = self.seconds
         return d
 
 
@@ -358,7 +365,8 @@ class TaluGame:
         """Queue recorded arbiter decisions (R34) to take effect at the end of their turn.
 
         ``warn`` takes effect after that turn, ``count_as_pass`` makes that turn count as a pass,
-        ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume`` change nothing.
+        ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume``/``add_time``
+        change nothing on the board.
         """
         for raw in decisions:
             d = raw if isinstance(raw, ArbiterDecision) else _decision_from_dict(raw)
@@ -466,6 +474,18 @@ class TaluGame:
             self._end_after_last_turn(outcome)
         else:
             self.outcome = outcome
+        return d
+
+    def add_time(self, side: Side | str, seconds: int, reason: str = "") -> ArbiterDecision:
+        """R39 ``add_time``: the arbiter adds ``seconds`` to ``side``'s clock, recorded at the
+        last turn played. Nothing changes on the board; the clock is the server's
+        (``play.games.clock.Clock.add``), the decision goes into the record (R34)."""
+        self._check_live()
+        s = Side.parse(side) if isinstance(side, str) else side
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
+            raise TaluError(f"add_time adds a whole number of seconds, not {seconds!r}")
+        d = ArbiterDecision(self._last_label(), "add_time", s, reason, seconds=seconds)
+        self.arbiter.append(d)
         return d
 
     def _end_after_last_turn(self, outcome: Outcome) -> None:
@@ -677,5 +697,11 @@ def _decision_from_dict(raw: dict[str, Any]) -> ArbiterDecision:
     except StepFormatError as err:
         raise TaluError(f"arbiter decision {err}") from None
     side = raw.get("side")
+    seconds = raw.get("seconds", 0)
+    if action == "add_time" and (isinstance(seconds, bool) or not isinstance(seconds, int)
+                                 or seconds <= 0 or not side):
+        raise TaluError("arbiter decision add_time names a side and the seconds added "
+                        f"(a whole number above 0), not side {side!r}, seconds {seconds!r}")
     return ArbiterDecision(label, action, Side.parse(side) if side else None,
-                           str(raw.get("reason") or ""), at if at != label else "")
+                           str(raw.get("reason") or ""), at if at != label else "",
+                           seconds if action == "add_time" else 0)
