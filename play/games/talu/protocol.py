@@ -310,17 +310,13 @@ class TaluRules:
 
     def _end(self, state: TaluState, actor: Actor, command: Forfeit | DeclareNull) -> Event:
         if isinstance(command, Forfeit):
-            _arbiter_only(actor, "declare a forfeit")
-            if command.side not in ("I", "O"):
-                raise BadCommand(f"a forfeit names the side that loses, I or O, not "
-                                 f"{command.side!r}")
-            reason = _reason(command.reason, "a forfeit")
-            _live(state)
+            reason = _arbiter_action(state, actor, "declare a forfeit", command.reason,
+                                     "a forfeit", command.side,
+                                     "a forfeit names the side that loses")
             return Event(FORFEIT, "", {"side": command.side, "reason": reason,
                                        "by": actor.name}, f"forfeit {command.side}", actor.kind)
-        _arbiter_only(actor, "declare the game null")
-        reason = _reason(command.reason, "a null game")
-        _live(state)
+        reason = _arbiter_action(state, actor, "declare the game null", command.reason,
+                                 "a null game")
         return Event(NULL, "", {"reason": reason, "by": actor.name}, "null", actor.kind)
 
     def _add_time(self, state: TaluState, actor: Actor, command: AddTime,
@@ -329,12 +325,9 @@ class TaluRules:
         with a reason; refused, with nothing changed, for an untimed or finished game, an
         amount out of range (``clock.check_addition``) or a clock that cannot take it now
         (``Clock.refuse_addition``: an opening turn, a clock already out, a cap)."""
-        _arbiter_only(actor, "add time to a clock")
-        if command.side not in ("I", "O"):
-            raise BadCommand(f"add_time names the side whose clock gets the time, I or O, not "
-                             f"{command.side!r}")
-        reason = _reason(command.reason, "adding time")
-        _live(state)
+        reason = _arbiter_action(state, actor, "add time to a clock", command.reason,
+                                 "adding time", command.side,
+                                 "add_time names the side whose clock gets the time")
         clock = state.clock
         if clock is None:
             raise IllegalCommand("this game is untimed: there is no clock to add time to")
@@ -458,6 +451,19 @@ class TaluRules:
 def _arbiter_only(actor: Actor, what: str) -> None:
     if actor.kind != ARBITER:
         raise NotAllowed(f"only an arbiter can {what}, not the {actor.kind}")
+
+
+def _arbiter_action(state: TaluState, actor: Actor, what: str, reason: Any, for_reason: str,
+                    side: str | None = None, names_side: str = "") -> str:
+    """The checks of an arbiter's action, in order (R39): only an arbiter sends it; the side
+    it names (``side``, when it names one) is I or O; it has a reason in words; the game is
+    in play. The reason, trimmed; else the refusal, nothing changed."""
+    _arbiter_only(actor, what)
+    if side is not None and side not in ("I", "O"):
+        raise BadCommand(f"{names_side}, I or O, not {side!r}")
+    text = _reason(reason, for_reason)
+    _live(state)
+    return text
 
 
 def _reason(reason: Any, what: str) -> str:
