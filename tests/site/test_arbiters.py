@@ -579,14 +579,15 @@ def test_time_added_in_an_opening_turn_is_refused(cast):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_time_added_over_the_websocket_reaches_both_boards(cast, cookies):
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+async def test_time_added_over_the_websocket_reaches_both_boards(role, cast, cookies):
     timed = await database_sync_to_async(_timed)(cast)
     cookie = database_sync_to_async(cookies)
     comms = {name: (await connect(timed, await cookie(cast[name])))[0]
-             for name in ("player", "opponent", "spectator", "arbiter")}
-    await comms["arbiter"].send_json_to({"type": "add_time", "side": "O", "seconds": 90,
-                                         "reason": "a noisy neighbour", "seq": "t1"})
-    ack = await receive(comms["arbiter"], "ack", "rejected")
+             for name in ("player", "opponent", "spectator", role)}
+    await comms[role].send_json_to({"type": "add_time", "side": "O", "seconds": 90,
+                                    "reason": "a noisy neighbour", "seq": "t1"})
+    ack = await receive(comms[role], "ack", "rejected")
     assert ack["type"] == "ack" and ack["version"] == timed.version + 1, ack
     for comm in comms.values():
         update = await receive(comm, "update")
