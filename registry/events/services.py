@@ -322,8 +322,7 @@ def _start(event: Event, rnd: Round) -> bool:
                 raise EventError(f"{guest.name} has no account, so board {p.board} cannot "
                                  "be played online: enter its result first", "conflict")
             game = start_game(p.white.player.user, p.black.player.user,
-                              variant=event.variant, rated=event.rated,
-                              auto_warn=event.auto_arbiter == "warn")
+                              **game_settings(event))
             _event_model(game, event)
             p.game = game
             p.save(update_fields=["game"])
@@ -334,6 +333,15 @@ def _start(event: Event, rnd: Round) -> bool:
 
         transaction.on_commit(lambda: announce_started(started, event.name, rnd.number))
     return True
+
+
+def game_settings(event: Event) -> dict:
+    """What the event fixes of every game it starts (R41), as ``start_game``'s arguments:
+    its variant, rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
+    game's players are warned automatically, as in casual games; ``off``, nothing is
+    automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
+    return {"variant": event.variant, "rated": event.rated,
+            "auto_warn": event.auto_arbiter == "warn"}
 
 
 def _event_model(game, event: Event) -> None:
