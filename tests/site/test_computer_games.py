@@ -8,19 +8,22 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
+from django.utils import timezone
 
-from play.commands.path import Submission, execute
+from play.commands.path import Submission, execute, store
 from play.computer import mover, pool
 from play.computer.account import computer_user, forget, is_computer
 from play.computer.start import ComputerGameError, play_the_computer
-from play.games.protocol import PlayStep, player
+from play.games.protocol import PlayStep, computer, player
 from play.games.talu.search import choose_turn, clock_seconds, get_level
 from play.models import ComputerGame, Game, GameEvent
 from play.store import engines
+from play.worker import clocks
 from play.worker.loop import run_due
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive, step
@@ -321,3 +324,24 @@ async def test_a_timed_computer_moves_within_its_clock(make_user, monkeypatch):
     assert len(thought) == 4 and all(t["deadline"] for t in thought)
     assert all(t["seconds"] <= clock_seconds(get_level(8), 30) + 0.3 for t in thought)
     assert max(t["seconds"] for t in thought[1:]) <= clock_seconds(get_level(8), 20) + 0.3
+
+
+def test_the_worker_flags_the_computer_like_anyone(make_user):
+    """R36/R37: nothing exempts the computer from its clock. A computer whose time ran out
+    (its turns stored at chosen times, as tests/site/test_clocks.py does) loses on time by the
+    worker's flag job, with the result of any flag."""
+    game = play_the_computer(make_user("jon"), "standard", 1, "O", "fischer 60+0")
+    created = timezone.now() - timedelta(seconds=200)
+    Game.objects.filter(pk=game.pk).update(created=created,
+                                           deadline=created + timedelta(seconds=30))
+    engines.forget()
+    for n, (actor, frm, to) in enumerate([(computer("I"), "A1", "B1"), (player("O"), "A8", "B8")]):
+        for raw in ({"kind": "move", "from": frm, "to": to}, {"kind": "end"}):
+            version = Game.objects.get(pk=game.pk).version
+            out = store(Submission(game.uuid, actor, PlayStep(raw), version),
+                        created + timedelta(seconds=1 + n))
+            assert out.ok, out
+    flagged = clocks.flag_due()
+    assert [u for u, _ in flagged] == [game.uuid]
+    row = Game.objects.get(pk=game.pk)
+    assert (row.status, row.winner, row.cause) == ("finished", "O", "time")
