@@ -175,7 +175,9 @@ def computer_new(request):
     worker is woken to play it."""
     form = ComputerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a variant, a level from 1 to 8 and a side.")
+        said = ["Choose a variant, a level from 1 to 8 and a side."] if set(form.errors) - {
+            "time_control"} else []
+        messages.error(request, " ".join([*said, *form.errors.get("time_control", [])]))
         return redirect("lobby")
     try:
         game = play_the_computer(request.user, **form.cleaned_data)
