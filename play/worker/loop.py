@@ -9,6 +9,10 @@ costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls.
 The database work runs on threads (``sync_to_async``), never on the loop; after a job the
 loop announces its result to the game's sockets (the archived game's records and rating
 changes, ``delivery.announce_archived``).
+
+Three jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving, the
+computer's turns), the clock's (flags at their deadline, R37) and the pools' waves (R47), so
+that neither a flag nor a pairing waits behind an archive's signatures.
 """
 
 from __future__ import annotations
@@ -136,6 +140,7 @@ class Worker:
         self.noticed_at = 0.0  # loop time of the last round of notices
         self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
         self.clock_wake = asyncio.Event()
+        self.pool_wake = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -148,6 +153,7 @@ class Worker:
         # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
         # signatures take far longer than a flag may be late, R37).
         clock = asyncio.ensure_future(self._clock_loop())
+        pools = asyncio.ensure_future(self._pool_loop())
         try:
             while True:
                 self.wake.clear()
@@ -159,6 +165,7 @@ class Worker:
                     pass
         finally:
             clock.cancel()
+            pools.cancel()
             if listener is not None:
                 listener.cancel()
 
@@ -170,6 +177,18 @@ class Worker:
             try:
                 async with asyncio.timeout(self._sleep()):
                     await self.clock_wake.wait()
+            except TimeoutError:
+                pass
+
+    async def _pool_loop(self) -> None:
+        """The pools' waves, then sleep until woken (a join that found a partner, R47) or the
+        poll interval passes (the regular waves' beat)."""
+        while True:
+            self.pool_wake.clear()
+            await self.pool_round()
+            try:
+                async with asyncio.timeout(conf.worker_poll()):
+                    await self.pool_wake.wait()
             except TimeoutError:
                 pass
 
@@ -207,17 +226,8 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
-        waited: list[int] = []
-        try:
-            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
-        except Exception:  # the database away: the pools wait for the next round
-            log.warning("worker: the pool's waves failed", exc_info=True)
-            pairings = []
-        for pairing in pairings:
-            await announce_pairing(pairing)
-        if pairings or done:  # live games and pool counts changed (play.live.lobby)
+        if done:  # live games changed (play.live.lobby)
             await lobby_live.notify()
-        await lobby_live.notify_users(waited)
         try:
             await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
         except Exception:
@@ -233,6 +243,21 @@ class Worker:
                     os.utime(alive)
             except OSError as err:
                 log.warning("worker: cannot touch %s (%s)", alive, err)
+
+    async def pool_round(self) -> None:
+        """The pools' due waves once (R47): each pairing announced to both players, the lobby
+        told, the players a regular wave left waiting told their range widened."""
+        waited: list[int] = []
+        try:
+            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
+        except Exception:  # the database away: the pools wait for the next round
+            log.warning("worker: the pool's waves failed", exc_info=True)
+            return
+        for pairing in pairings:
+            await announce_pairing(pairing)
+        if pairings:  # live games and pool counts changed (play.live.lobby)
+            await lobby_live.notify()
+        await lobby_live.notify_users(waited)
 
     async def _listen(self, layer, channel: str) -> None:
         delay = 0.2
@@ -250,6 +275,7 @@ class Worker:
             if message.get("type") == "worker.wake":
                 self.wake.set()
                 self.clock_wake.set()
+                self.pool_wake.set()
 
 
 _embedded: dict[int, asyncio.Task] = {}
