@@ -180,6 +180,18 @@ async def run_baseline(cluster: Cluster, cookies: dict[str, str], names: list[st
             "seconds": time.monotonic() - start}
 
 
+def errors_in(logs: list[str]) -> dict[str, int]:
+    """The exceptions the logs' tracebacks ended in, and how many times each."""
+    found: dict[str, int] = {}
+    for text in logs:
+        lines = text.splitlines()
+        for k, line in enumerate(lines):
+            if line.startswith("Traceback"):
+                end = next((m for m in lines[k + 1:] if m and not m[0].isspace()), "?")
+                found[end[:200]] = found.get(end[:200], 0) + 1
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=200, help="pool players (even)")
@@ -210,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
             pool = asyncio.run(run_pool(cluster, cookies, pool_names, args.rate, rng))
             base = (asyncio.run(run_baseline(cluster, cookies, base_names, args.rate, rng))
                     if base_names else None)
-            tracebacks = sum(p.tail(10**7).count("Traceback")
-                             for p in [*cluster.servers, *cluster.workers])
+            tracebacks = errors_in([p.tail(10**7) for p in [*cluster.servers,
+                                                            *cluster.workers]])
     except ClusterUnavailable as err:
         print(f"cannot start the stack: {err}", file=sys.stderr)
         return 2
@@ -230,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{b['p99_ms']:.0f} ms, max {b['max_ms']:.0f} ms over {base['games']} games")
     for problem in [*pool["problems"], *((base or {}).get("problems") or [])][:20]:
         print("  problem:", problem)
-    print(f"tracebacks in the logs: {tracebacks}; load after "
+    print(f"tracebacks in the logs: {tracebacks or 'none'}; load after "
           f"{results['machine']['load_after']}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
