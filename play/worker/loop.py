@@ -22,6 +22,7 @@ import logging
 import os
 import socket
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -152,43 +153,30 @@ class Worker:
         log.info("worker %s running (poll %.1f s)", self.name, conf.worker_poll())
         # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
         # signatures take far longer than a flag may be late, R37).
-        clock = asyncio.ensure_future(self._clock_loop())
-        pools = asyncio.ensure_future(self._pool_loop())
+        clock = asyncio.ensure_future(self._job(self.clock_wake, self.clock_round, self._sleep))
+        # The pools' waves beside both: a pairing never waits behind an archive either (R47).
+        pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
+                                                conf.worker_poll))
         try:
-            while True:
-                self.wake.clear()
-                await self.round()
-                try:
-                    async with asyncio.timeout(conf.worker_poll()):
-                        await self.wake.wait()
-                except TimeoutError:
-                    pass
+            await self._job(self.wake, self.round, conf.worker_poll)
         finally:
             clock.cancel()
             pools.cancel()
             if listener is not None:
                 listener.cancel()
 
-    async def _clock_loop(self) -> None:
-        """Flag due games, then sleep until the next deadline (or a wake, or the poll)."""
+    @staticmethod
+    async def _job(wake: asyncio.Event, run: Callable[[], Awaitable[Any]],
+                   sleep: Callable[[], float]) -> None:
+        """Run one job, then sleep until ``wake`` is set (``worker.wake``: a game ended, a
+        join found a partner) or ``sleep()`` seconds pass (the poll; for the clock, its next
+        deadline); again, until cancelled."""
         while True:
-            self.clock_wake.clear()
-            await self.clock_round()
+            wake.clear()
+            await run()
             try:
-                async with asyncio.timeout(self._sleep()):
-                    await self.clock_wake.wait()
-            except TimeoutError:
-                pass
-
-    async def _pool_loop(self) -> None:
-        """The pools' waves, then sleep until woken (a join that found a partner, R47) or the
-        poll interval passes (the regular waves' beat)."""
-        while True:
-            self.pool_wake.clear()
-            await self.pool_round()
-            try:
-                async with asyncio.timeout(conf.worker_poll()):
-                    await self.pool_wake.wait()
+                async with asyncio.timeout(sleep()):
+                    await wake.wait()
             except TimeoutError:
                 pass
 

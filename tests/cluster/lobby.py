@@ -103,24 +103,20 @@ class LobbyPlayer:
 
     async def wait_paired(self, timeout: float = WAIT) -> str:
         """The game of this account's (first) pairing, once its message has arrived."""
-        deadline = time.monotonic() + timeout
-        while not self.paired:
-            self._news.clear()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"{self.name} was never sent a game; {self.problems}")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._news.wait(), left)
+        await self._wait(lambda: bool(self.paired), "was never sent a game", timeout)
         return self.paired[0][0]
 
     async def wait_changed(self, seen: int, timeout: float = WAIT) -> None:
         """Until more than ``seen`` ``changed`` messages have arrived."""
+        await self._wait(lambda: self.changed > seen, "heard no change", timeout)
+
+    async def _wait(self, done, what: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while self.changed <= seen:
+        while not done():
             self._news.clear()
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"{self.name} heard no change; {self.problems}")
+                raise AssertionError(f"{self.name} {what}; {self.problems}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._news.wait(), left)
 
