@@ -128,7 +128,7 @@ def pool_join(request):
                           rated=rated == "1", psf_only=request.POST.get("psf_only") == "1")
     except pool.PoolError as err:
         return _answer(request, False, str(err))
-    if pool.is_large(entry.pool_id):
+    if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
         async_to_sync(wake_worker)()
     _lobby_changed()
     return _answer(request, True, f"Looking for an opponent: {entry.pool.variant} "
