@@ -152,11 +152,12 @@ def top_up_spares(slots: list[dict[str, Any]], per_slot: int) -> None:
 def new_game(player_pks: list[int]) -> str:
     """A fresh game between a slot's players (called in a worker's thread)."""
     from django.contrib.auth import get_user_model
-    from django.db import close_old_connections
+    from django.db import close_old_connections, connection
 
     from play.lifecycle import start_game
 
-    close_old_connections()
+    if not connection.in_atomic_block:  # a test's own transaction (tests/site) is not stale
+        close_old_connections()
     User = get_user_model()
     pi, po = User.objects.get(pk=player_pks[0]), User.objects.get(pk=player_pks[1])
     return str(start_game(pi, po, variant="standard", rated=False).uuid)

@@ -133,7 +133,12 @@ if _engine == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
-    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TALU_TEST_DB_NAME") or None}
+    # The tests' database is a file too (./var/test.sqlite3, or TALU_TEST_DB_NAME), with the
+    # same WAL and busy timeout: SQLite's shared-cache memory database answers a second
+    # writer "database table is locked" at once instead of waiting, so tests whose worker
+    # threads wrote beside the test failed at random under load.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("TALU_TEST_DB_NAME") or str(VAR_DIR / "test.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
