@@ -71,13 +71,14 @@ def layer_event(update: dict[str, Any], except_channel: str | None = None) -> di
 
 
 async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
-                   ack: dict[str, Any] | None = None) -> None:
+                   ack: dict[str, Any] | None = None, wake: bool = True) -> None:
     """Tell everyone on the game what ``outcome`` (``play.commands.path.Outcome``) stored: the
     ``sender`` socket first (``ack`` inside, for a client that asked), then everyone else on
     every process (the pub/sub layer leaves the sender out, ``EXCEPT``; a layer that does not
     brings its copy back and the socket drops it as already sent). Then, if the command ended
     the game, the worker is woken to archive it, and if it passed the turn to the computer
-    opponent, to play its turn."""
+    opponent, to play its turn (``wake`` false: the caller wakes it once for many, as the
+    worker's clock round does, ``needs_worker``)."""
     update = outcome.update()
     if update is None:
         return
@@ -86,9 +87,18 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
     if sender is not None:
         await sender.delivery.deliver(event, ack=ack)
     await layer_call(layer.group_send, group_name(game_id), event)
-    if (outcome.finished or _soon(getattr(outcome, "deadline", None))
-            or computer_to_move(update)):
+    if wake and needs_worker(outcome, update):
         await wake_worker()
+
+
+def needs_worker(outcome: Any, update: dict[str, Any] | None = None) -> bool:
+    """Whether the workers should look now at what ``outcome`` stored (``update``: its
+    broadcast, when made already): the game ended (to archive), a clock now runs out before
+    their next poll, or the computer is to move."""
+    update = update if update is not None else outcome.update()
+    return update is not None and bool(outcome.finished
+                                       or _soon(getattr(outcome, "deadline", None))
+                                       or computer_to_move(update))
 
 
 def _soon(deadline: int | None) -> bool:

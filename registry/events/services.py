@@ -15,6 +15,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from registry.events import state
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
@@ -69,6 +70,11 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
         raise EventError("an event needs a name")
     if "variant" in values and values["variant"] not in VARIANT_NAMES:
         raise EventError(f"unknown variant {values['variant']!r}")
+    if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
+        try:
+            values["time_control"] = str(clock.parse(values["time_control"]))
+        except clock.TimeControlError as err:
+            raise EventError(str(err)) from None
     for name, choices in (("scoring_model", MODELS), ("system", SYSTEMS),
                           ("auto_arbiter", POLICIES), ("venue", VENUES)):
         if name in values:
@@ -317,7 +323,7 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
     """Start a paired round: online, each game is created with the event's settings and its
     players see it in "my pairings" at once; over the board, the clocks start at the venue."""
     _manage(user, event)
-    from play.lifecycle import start_game
+    from play.lifecycle import StartError, start_game
 
     with transaction.atomic():
         rnd = _last_round(event) if number is None else event.event_rounds.filter(
@@ -329,9 +335,13 @@ def start_round(user, event: Event, number: int | None = None) -> Round:
         if event.venue == "online":
             boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
             for p in boards.select_related("white__player__user", "black__player__user"):
-                game = start_game(p.white.player.user, p.black.player.user,
-                                  variant=event.variant, rated=event.rated,
-                                  auto_warn=event.auto_arbiter == "warn")
+                try:
+                    game = start_game(p.white.player.user, p.black.player.user,
+                                      variant=event.variant, rated=event.rated,
+                                      auto_warn=event.auto_arbiter == "warn",
+                                      time_control=event.time_control, in_event=True)
+                except StartError as err:  # an event announced before controls were checked
+                    raise EventError(f"the round cannot start: {err}", "conflict") from None
                 _event_model(game, event)
                 p.game = game
                 p.save(update_fields=["game"])

@@ -117,6 +117,9 @@
     var msg = {type: action, reason: reason, seq: "arb-" + Date.now() + "-" + (++n)};
     if (action === "warn" || action === "forfeit") msg.side = side;
     if (action === "count_as_pass") msg.turn = turn;
+    // R38: a resumption at a set time (the field is the arbiter's local time)
+    var at = $("arb-resume-at") && $("arb-resume-at").value;
+    if (action === "resume" && at) msg.at = new Date(at).getTime();
     say("Sending…");
     window.taluSend(msg);
   });
