@@ -97,11 +97,17 @@ def _notices_in_thread() -> None:
 
 
 def warm_up() -> None:
-    """Build, once, what the first command of each variant builds (the rules' tables, a
-    snapshot), so that the worker's first flag does not pay for them."""
+    """Load, once, what the first flag would otherwise load while its players wait: the
+    site's URL map (the first ``reverse``, for the players' profile links in every update,
+    imports every view module: 0.3 s on a quiet machine, over 1 s on a busy one, measured
+    as the first flags' delay in ``benchmarks/bench_deadlines.py``) and the rules' tables
+    of each variant (a snapshot)."""
+    from django.urls import reverse
+
     from play import games
     from play.games.registry import VARIANT_NAMES
 
+    reverse("lobby")
     for variant in VARIANT_NAMES:
         games.snapshot(games.new_state(variant))
 
