@@ -97,11 +97,11 @@ def needs_worker(outcome: Any, update: dict[str, Any] | None = None) -> bool:
     their next poll, or the computer is to move."""
     update = update if update is not None else outcome.update()
     return update is not None and bool(outcome.finished
-                                       or _soon(getattr(outcome, "deadline", None))
+                                       or soon(getattr(outcome, "deadline", None))
                                        or computer_to_move(update))
 
 
-def _soon(deadline: int | None) -> bool:
+def soon(deadline: int | None) -> bool:
     """Whether a clock's new deadline (ms since the epoch) may come before a worker's next
     poll: the workers are woken to sleep until it instead (R37: flags at the deadline)."""
     return deadline is not None and deadline - time.time() * 1000 < 2000 * conf.worker_poll()
@@ -117,10 +117,14 @@ def computer_to_move(update: dict[str, Any]) -> bool:
         "computer"))
 
 
-async def wake_worker() -> None:
-    """Ask the workers to look at the outbox now rather than at their next poll."""
+async def wake_worker(clock: bool = True) -> None:
+    """Ask the workers to look at the outbox now rather than at their next poll; ``clock``
+    false: not their clock's jobs (a round of flags that woke them for its games' archives
+    only: each clock loop already knows its next deadline, and would run a round for
+    nothing)."""
     layer = get_channel_layer()
-    await layer_call(layer.group_send, WORKER_GROUP, {"type": "worker.wake"})
+    message = {"type": "worker.wake"} if clock else {"type": "worker.wake", "clock": False}
+    await layer_call(layer.group_send, WORKER_GROUP, message)
 
 
 def user_group(user_id: Any) -> str:

@@ -52,19 +52,18 @@ def _resumable() -> Q:
 
 def due(now: datetime, limit: int = 64) -> list[Any]:
     """The uuids of live games whose deadline has passed at ``now``, earliest first."""
-    return list(Game.objects.filter(_running(), deadline__lte=now).order_by("deadline")
-                .values_list("uuid", flat=True)[:limit])
+    return _due_flags(now, limit)[0]
 
 
-def next_deadline() -> datetime | None:
-    """The earliest moment the clock's jobs have work: a live game's deadline or an adjourned
-    game's resumption (the worker sleeps until then at most)."""
-    flag = (Game.objects.filter(_running()).order_by("deadline")
-            .values_list("deadline", flat=True).first())
-    resume = (Game.objects.filter(_resumable()).order_by("resume_at")
-              .values_list("resume_at", flat=True).first())
-    times = [t for t in (flag, resume) if t is not None]
-    return min(times) if times else None
+def _due_flags(now: datetime, limit: int) -> tuple[list[Any], datetime | None]:
+    """The uuids of the games due to be flagged at ``now`` (earliest first, ``limit`` at
+    most) and the next deadline after them (``now`` when more are due than ``limit``): one
+    indexed query, which is also the idle round's."""
+    rows = list(Game.objects.filter(_running()).order_by("deadline")
+                .values_list("uuid", "deadline")[:limit + 1])
+    due = [u for u, at in rows if at <= now][:limit]
+    later = [at for _, at in rows if at > now]
+    return due, (now if len(due) == limit else later[0] if later else None)
 
 
 def _report(pairs: list[tuple[Any, Outcome]], what: str) -> list[tuple[Any, Outcome]]:
@@ -79,29 +78,47 @@ def _report(pairs: list[tuple[Any, Outcome]], what: str) -> list[tuple[Any, Outc
     return stored
 
 
-def flag_due(now: datetime | None = None, limit: int = 64) -> list[tuple[Any, Outcome]]:
-    """Send the clock's flag to every game due at ``now``, all stored in one statement: the
-    (uuid, outcome) of each flag stored (games another worker flagged first, or that moved
-    on, are left out)."""
-    now = now or timezone.now()
-    uuids = due(now, limit)
+def _flag(uuids: list[Any], now: datetime) -> list[tuple[Any, Outcome]]:
     if not uuids:
         return []
     outcomes = store_many([Submission(u, CLOCK_ACTOR, Flag()) for u in uuids], now)
     return _report(list(zip(uuids, outcomes, strict=True)), "flag")
 
 
+def flag_due(now: datetime | None = None, limit: int = 64) -> list[tuple[Any, Outcome]]:
+    """Send the clock's flag to every game due at ``now``, all stored in one statement: the
+    (uuid, outcome) of each flag stored (games another worker flagged first, or that moved
+    on, are left out)."""
+    now = now or timezone.now()
+    return _flag(due(now, limit), now)
+
+
+def _due_resumptions(now: datetime, limit: int) -> tuple[list[tuple[int, Any, datetime]],
+                                                         datetime | None]:
+    """The adjourned games due to resume at ``now`` (pk, uuid, time set), and the next time
+    after them, as ``_due_flags``."""
+    rows = list(Game.objects.filter(_resumable()).order_by("resume_at")
+                .values_list("pk", "uuid", "resume_at")[:limit + 1])
+    due = [row for row in rows if row[2] <= now][:limit]
+    later = [at for _, _, at in rows if at > now]
+    return due, (now if len(due) == limit else later[0] if later else None)
+
+
+def _claim(rows: list[tuple[int, Any, datetime]], now: datetime) -> list[Any]:
+    until = now + timedelta(seconds=RESUME_LEASE)
+    return [game_uuid for pk, game_uuid, at in rows
+            if Game.objects.filter(pk=pk, resume_at=at).update(resume_at=until)]
+
+
 def claim_resumptions(now: datetime, limit: int = 16) -> list[Any]:
     """The uuids of the adjourned games due to resume at ``now`` that this worker claimed
     (each by one conditional update, so no two workers claim one game)."""
-    until = now + timedelta(seconds=RESUME_LEASE)
-    claimed = []
-    for pk, game_uuid, at in (Game.objects.filter(_resumable(), resume_at__lte=now)
-                              .order_by("resume_at")
-                              .values_list("pk", "uuid", "resume_at")[:limit]):
-        if Game.objects.filter(pk=pk, resume_at=at).update(resume_at=until):
-            claimed.append(game_uuid)
-    return claimed
+    return _claim(_due_resumptions(now, limit)[0], now)
+
+
+def _resume(uuids: list[Any], now: datetime) -> list[tuple[Any, Outcome]]:
+    pairs = [(u, store(Submission(u, CLOCK_ACTOR, Resume()), now)) for u in uuids]
+    return _report(pairs, "resumption")
 
 
 def resume_due(now: datetime | None = None, limit: int = 16) -> list[tuple[Any, Outcome]]:
@@ -110,6 +127,16 @@ def resume_due(now: datetime | None = None, limit: int = 16) -> list[tuple[Any, 
     like any command; the new session's clocks start then. The (uuid, outcome) of each
     resumption stored."""
     now = now or timezone.now()
-    pairs = [(u, store(Submission(u, CLOCK_ACTOR, Resume()), now))
-             for u in claim_resumptions(now, limit)]
-    return _report(pairs, "resumption")
+    return _resume(claim_resumptions(now, limit), now)
+
+
+def run_round(now: datetime | None = None, limit: int = 64
+              ) -> tuple[list[tuple[Any, Outcome]], datetime | None]:
+    """One round of the clock's jobs, as the worker's clock loop runs it: the flags and the
+    resumptions due at ``now`` stored, and the next moment either job has work (None: none
+    known; ``now``: more were due than one round takes). Idle, two indexed queries."""
+    now = now or timezone.now()
+    flags, next_flag = _due_flags(now, limit)
+    resumptions, next_resume = _due_resumptions(now, 16)
+    done = _flag(flags, now) + _resume(_claim(resumptions, now), now)
+    return done, min((t for t in (next_flag, next_resume) if t is not None), default=None)

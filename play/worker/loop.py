@@ -36,6 +36,7 @@ from play.live.delivery import (
     announce_pairing,
     layer_call,
     needs_worker,
+    soon,
     wake_worker,
 )
 from play.lobby import pool
@@ -81,8 +82,7 @@ def _flags_in_thread() -> tuple[list[tuple[Any, Any]], datetime | None]:
     ran here and held due flags for seconds)."""
     close_old_connections()
     try:
-        done = clocks.flag_due() + clocks.resume_due()
-        return done, clocks.next_deadline()
+        return clocks.run_round()
     finally:
         close_old_connections()
 
@@ -220,7 +220,9 @@ class Worker:
         await asyncio.gather(*(announce(game_uuid, outcome, wake=False)
                                for game_uuid, outcome in done))
         if any(needs_worker(outcome) for _, outcome in done):
-            await wake_worker()
+            # for the archives of the games it ended; the clock loops only when a clock now
+            # runs out before their next poll (this one knows its next deadline)
+            await wake_worker(clock=any(soon(o.deadline) for _, o in done))
 
     async def notices_round(self) -> None:
         """Every ``NOTICE_EVERY`` seconds, the correspondence notices: on the outbox's side of
@@ -288,7 +290,8 @@ class Worker:
             delay = 0.2
             if message.get("type") == "worker.wake":
                 self.wake.set()
-                self.clock_wake.set()
+                if message.get("clock", True):
+                    self.clock_wake.set()
 
 
 _embedded: dict[int, asyncio.Task] = {}
