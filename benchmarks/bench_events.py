@@ -4,6 +4,9 @@ API and event page of a 500-player, 9-round event next to ``--games`` other game
     .venv/bin/python benchmarks/bench_events.py                       # SQLite file, ~2-4 min
     .venv/bin/python benchmarks/bench_events.py --games 100000        # + 100,000 games
     .venv/bin/python benchmarks/bench_events.py --server postgres://postgres@127.0.0.1:5432
+    nice -n 10 .venv/bin/python benchmarks/bench_events.py --no-pairing --games 100000 \
+        --server postgres://postgres@127.0.0.1:5432         # issue 21's page target
+    .venv/bin/python benchmarks/bench_events.py --exact 100 2  # the exact engine's cost
 
 1. Pure pairing (``registry.events.pairing.swiss``): rounds 1-6 of a 500-player Swiss paired
    and given random results, then round 7 paired ``--reps`` times; the median is reported (the
@@ -13,7 +16,9 @@ API and event page of a 500-player, 9-round event next to ``--games`` other game
    (``benchmarks.synthetic.populate``); then ``/api/v1/events/<id>/standings/`` and
    ``/events/<id>/`` through Django's test client, median of ``--reps`` requests after the
    first (which computes the standings; later requests read them from the cache until the
-   event changes).
+   event changes). Also the crosstable page, the event page seen by a signed-in player (the
+   event banner's query on every page), and the API's whole event; ``--no-pairing`` skips
+   part 1. The load average is printed: figures taken above 4 are *loaded* (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -49,6 +54,49 @@ def pure_pairing(players: int, reps: int) -> list[float]:
         swiss.pair_round(t)
         times.append(time.perf_counter() - start)
     return times
+
+
+def exact_profile(players: int, rnd: int) -> None:
+    """Round ``rnd`` of a ``players`` Swiss (the rounds before paired by ``dutch_large``) paired
+    by the exact engine (caissify-pairings): its CPU time, and how many weighted matchings
+    (``networkx.max_weight_matching``) it ran, their share and their largest weight. Why it
+    is not used above 48 players (docs/events.md)."""
+    import networkx
+
+    from registry.events.pairing import swiss
+    from registry.events.pairing.model import Entrant, Tournament
+
+    seen = {"calls": 0, "cpu": 0.0, "bits": 0}
+    solve = networkx.max_weight_matching
+
+    def counted(graph, *args, **kwargs):
+        seen["calls"] += 1
+        seen["bits"] = max([seen["bits"]] + [w.bit_length() for *_, w in
+                                              graph.edges(data="weight")])
+        start = time.process_time()
+        try:
+            return solve(graph, *args, **kwargs)
+        finally:
+            seen["cpu"] += time.process_time() - start
+
+    rng = random.Random(7)
+    t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
+                    for i in range(players)], total_rounds=9)
+    for _ in range(rnd - 1):
+        paired = swiss.pair_round(t, large=True)
+        for g in paired.games:
+            g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
+        t.rounds.append(paired)
+    networkx.max_weight_matching = counted
+    try:
+        start = time.process_time()
+        swiss.pair_round(t, large=False)
+        cpu = time.process_time() - start
+    finally:
+        networkx.max_weight_matching = solve
+    print(f"exact engine, round {rnd} of {players} players: {cpu:.2f} s CPU, "
+          f"{seen['calls']} matchings ({seen['cpu'] / cpu:.0%} of it), weights up to "
+          f"{seen['bits']} bits")
 
 
 def setup_django(server: str | None, path: Path) -> str:
@@ -96,17 +144,21 @@ def build_event(players: int, rounds: int):
     return event
 
 
-def timed(client, url: str, reps: int) -> tuple[float, float]:
+def timed(client, url: str, reps: int) -> tuple[float, float, float]:
+    """The first request's wall time, then the median wall and the median CPU time of this
+    process (Django's share, without the database server's: on a loaded machine the wall
+    time is mostly waiting for a core)."""
     first = time.perf_counter()
     assert client.get(url).status_code == 200
     first = time.perf_counter() - first
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         assert response.status_code == 200
-    return first, statistics.median(times)
+    return first, statistics.median(times), statistics.median(cpu)
 
 
 def main() -> None:
@@ -116,11 +168,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--server", default=None)
+    parser.add_argument("--no-pairing", dest="pairing", action="store_false",
+                        help="skip the pure pairing part")
+    parser.add_argument("--exact", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
+                        help="only profile the exact engine on one round (docs/events.md)")
     args = parser.parse_args()
 
-    times = pure_pairing(args.players, args.reps)
-    print(f"pairing round 7 of a {args.players}-player Swiss: median "
-          f"{statistics.median(times):.2f} s, max {max(times):.2f} s")
+    if args.exact:
+        exact_profile(*args.exact)
+        return
+    if args.pairing:
+        times = pure_pairing(args.players, args.reps)
+        print(f"pairing round 7 of a {args.players}-player Swiss: median "
+              f"{statistics.median(times):.2f} s, max {max(times):.2f} s")
 
     with tempfile.TemporaryDirectory() as tmp:
         name = setup_django(args.server, Path(tmp))
@@ -135,14 +195,28 @@ def main() -> None:
             event = build_event(args.players, args.rounds)
             print(f"event of {args.players} players, {args.rounds} rounds, entered and paired "
                   f"through the services in {time.perf_counter() - start:.0f} s")
+            from django.contrib.auth import get_user_model
             from django.test import Client
 
-            client = Client()
-            for url in (f"/api/v1/events/{event.pk}/standings/", f"/events/{event.pk}/",
-                        f"/api/v1/events/{event.pk}/"):
-                first, median = timed(client, url, args.reps * 4)
-                print(f"GET {url}: first {first * 1000:.0f} ms, then median "
-                      f"{median * 1000:.1f} ms")
+            from play.models import Game
+            from registry.models import RegistryGame
+
+            print(f"games in the database: {RegistryGame.objects.count()} registry games, "
+                  f"{Game.objects.count()} live-play games; load average "
+                  f"{os.getloadavg()[0]:.1f}")
+            anonymous, player = Client(), Client()
+            player.force_login(get_user_model().objects.create_user("bench-viewer",
+                                                                   password="x-bench-2"))
+            for who, client, url in (
+                    ("", anonymous, f"/api/v1/events/{event.pk}/standings/"),
+                    ("", anonymous, f"/events/{event.pk}/"),
+                    (" (signed in)", player, f"/events/{event.pk}/"),
+                    ("", anonymous, f"/events/{event.pk}/crosstable/"),
+                    ("", anonymous, f"/api/v1/events/{event.pk}/")):
+                first, median, cpu = timed(client, url, args.reps * 4)
+                print(f"GET {url}{who}: first {first * 1000:.0f} ms, then median "
+                      f"{median * 1000:.1f} ms (CPU of this process {cpu * 1000:.1f} ms)")
+            print(f"load average at the end {os.getloadavg()[0]:.1f}")
         finally:
             if args.server:
                 from django.db import connections

@@ -2,7 +2,8 @@
 phase among 100,000 games in PostgreSQL.
 
     .venv/bin/python benchmarks/bench_hettlandic.py                      # pairing and close
-    .venv/bin/python benchmarks/bench_hettlandic.py --pairing-only       # no database
+    .venv/bin/python benchmarks/bench_hettlandic.py --pairing-only       # no database (and the
+                                                                         # phase-1 table)
     .venv/bin/python benchmarks/bench_hettlandic.py --games 20000        # a quicker close
 
 **Pairing** (R44, ``registry.events.pairing.hettlandic.pair_round``): a field of ``--field``
@@ -61,6 +62,31 @@ def bench_pairing(n: int, seed: int = 1) -> tuple[list[float], list[float]]:
         cpu.append(time.process_time() - c)
         history.add(rnd)
     return wall, cpu
+
+
+def bench_table(n: int, seed: int = 1) -> list[float]:
+    """Seconds to build the phase-1 table (R44/R28, ``hettlandic_table.phase_table``: every
+    game's NPc, Ec, APc and running victory score) of a whole ``n``-player phase, three times:
+    what the event page and API compute once per change (issue 22's event)."""
+    from registry.events.hettlandic_table import PhaseGame, phase_table
+    from registry.events.pairing.hettlandic import Entrant, pair_phase
+    from registry.scoring.cascade import RatedGame
+    from tests.scoring.helpers import make_tally
+
+    rng = random.Random(seed)
+    field = [Entrant(f"P{k:04d}", rng.randint(1500, 2600)) for k in range(n)]
+    tallies = [make_tally({"C.c": 1}, {}, rounds=30, winner="I"),
+               make_tally({}, {"C.c": 1}, rounds=30, winner="O", reason="invasion")]
+    games = [PhaseGame(r, RatedGame.from_tally(f"{r}-{k}", g.i, g.o, tallies[rng.randrange(2)],
+                                               "S3"))
+             for r, rnd in enumerate(pair_phase(field), 1) for k, g in enumerate(rnd.games)]
+    start = {e.player_id: e.rating for e in field}
+    out = []
+    for _ in range(3):
+        t = time.perf_counter()
+        phase_table(start, games)
+        out.append(time.perf_counter() - t)
+    return out
 
 
 def bench_close(server: str, games: int, players: int, field: int, phase_days: int,
@@ -162,6 +188,9 @@ def main() -> int:
           f"{worst * 1000:.0f} ms per round (CPU: median {statistics.median(cpu) * 1000:.0f} "
           f"ms, worst {max(cpu) * 1000:.0f} ms; target < {TARGET_PAIR_S:.0f} s: "
           f"{'ok' if ok else 'MISSED'})")
+    table = bench_table(args.field)
+    print(f"phase-1 table of {args.field} players (all 20 rounds): best "
+          f"{min(table) * 1000:.0f} ms, worst {max(table) * 1000:.0f} ms of 3")
     if args.pairing_only:
         return 0 if ok else 1
     r = bench_close(args.server, args.games, args.players, args.field, args.phase_days,

@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from play.games.protocol import EVERYONE
-from play.games.talu.outcome import describe
 from play.games.talu.review import review
 from play.lobby import challenges, mygames
 from play.models import Game
@@ -28,12 +27,6 @@ def game_review(request, game_id):
     data = review(game.variant, events)
     data["version"] = game.version
     return JsonResponse(data)
-
-
-def result_words(game: Game) -> str:
-    if game.status == Game.LIVE:
-        return "being played"
-    return describe(game.winner if game.winner != "-" else None, game.reason, game.detail)
 
 
 @login_required
@@ -57,7 +50,7 @@ def my_games(request):
         if g.status != Game.LIVE:
             outcome = ("null" if g.winner in ("-", "") else "won" if g.winner == side else "lost")
         rows.append({"game": g, "side": side, "opponent": opp.get_username(),
-                     "result": result_words(g), "outcome": outcome})
+                     "outcome": outcome})
     # In play, "your turn" first and then by time left (issue 20, correspondence), above the
     # searchable list of every game (issue 24).
     return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q,

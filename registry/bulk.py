@@ -128,3 +128,32 @@ def sync_rows(model: type[models.Model], rows: Sequence[dict[str, Any]],
         inserted = cur.rowcount
         cur.execute(f'DROP TABLE "{tmp}"')
     return updated, inserted, deleted
+
+
+def sync_rows_in_python(model: type[models.Model], rows: Sequence[dict[str, Any]],
+                        key_fields: Sequence[str], value_fields: Sequence[str], scope: Any,
+                        extra: dict[str, Any] | None = None) -> tuple[int, int, int]:
+    """:func:`sync_rows` on any database, compared here: the rows of ``scope`` are read
+    (their keys and values only) and only those that differ are written. For SQLite, and for
+    tables too small for a temporary table to pay. Returns (updated, inserted, deleted)."""
+    wanted = {tuple(r[k] for k in key_fields): r for r in rows}
+    n = len(key_fields)
+    to_update: list[dict[str, Any]] = []
+    to_delete: list[int] = []
+    seen: set[tuple] = set()
+    for pk, *values in scope.values_list("pk", *key_fields, *value_fields).iterator(
+            chunk_size=BATCH):
+        key = tuple(values[:n])
+        want = wanted.get(key)
+        if want is None:
+            to_delete.append(pk)
+            continue
+        seen.add(key)
+        if any(want[f] != v for f, v in zip(value_fields, values[n:], strict=True)):
+            to_update.append({"pk": pk, **want})
+    delete_pks(model, to_delete)
+    update_rows(model, to_update, value_fields)
+    extra = extra or {}
+    creates = [{**r, **extra} for k, r in wanted.items() if k not in seen]
+    insert_rows(model, creates, (*key_fields, *value_fields, *extra))
+    return len(to_update), len(creates), len(to_delete)

@@ -21,6 +21,14 @@ from registry.scoring.tally import Tally, empty_codes
 VERSION = 2
 
 
+def tally_to_json(tally: Tally) -> dict[str, Any]:
+    """A tally as stored in ``RegistryGame.tally`` (:func:`tally_from_json` rebuilds the same
+    ``Tally``)."""
+    return {"codes": {s: dict(tally.codes[s]) for s in ("I", "O")},
+            "captures": dict(tally.captures), "rounds": tally.rounds,
+            "winner": tally.winner, "reason": tally.reason}
+
+
 def tally_from_json(data: dict[str, Any]) -> Tally:
     codes = {s: {**empty_codes(), **data.get("codes", {}).get(s, {})} for s in ("I", "O")}
     return Tally(codes=codes, captures=dict(data.get("captures") or {"I": 0, "O": 0}),

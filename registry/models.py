@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from registry.scoring import strata
+from registry.scoring import strata, victory
 
 # One source for the stratum system (R26): the pure scoring core.
 PLAYER_ID_LENGTH = strata.PLAYER_ID_LENGTH
@@ -408,6 +408,11 @@ class PhaseRatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.new_rating - self.old_rating
+
+    @property
+    def co_champion(self) -> bool:
+        """R28, R44: a victory score of 115 or more makes the player a co-champion."""
+        return victory.is_champion(self.victory_score)
 
 
 class ArbiterAppointment(models.Model):

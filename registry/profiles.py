@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from registry.ledger import state_of
-from registry.models import Player
+from registry.models import PhaseRatingChange, Player
 from registry.scoring import strata
 from registry.scoring.psf import performance_safety_floor
 
@@ -25,3 +25,20 @@ def profile_of(player: Player) -> dict[str, Any]:
     out["promotion"] = strata.promotion_progress(player.stratum, player.stratum_games,
                                                  player.stratum_wins, player.rating)
     return out
+
+
+def rating_points(player: Player, phases: list[PhaseRatingChange]) -> list[int]:
+    """The player's rating history, for the profile's chart: the rating before their first
+    rating change, then after each in the R30 list's order, a closed rating phase one step at
+    its close (R45; ``phases`` are the player's phase rating changes, already read). A player
+    with no rating change yet has one point, their rating."""
+    dated = list(player.rating_changes.order_by("played_at", "game_id")
+                 .values_list("played_at", "old_rating", "rating_after"))
+    history = [(old, after) for _, old, after in dated]
+    if phases:
+        history = [(old, after) for _, _, old, after in sorted(
+            [(at, 0, old, after) for at, old, after in dated]
+            + [(c.played_at, 1, c.old_rating, c.rating_after) for c in phases])]
+    points = [history[0][0]] if history else [player.rating]
+    points += [after for _, after in history]
+    return points

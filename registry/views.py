@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from registry.forms import AnpcForm, SignupForm
 from registry.models import GameRecord, Player, RegistryGame
-from registry.profiles import profile_of
+from registry.profiles import profile_of, rating_points
 from registry.scoring import strata
 from registry.scoring.strata import STRATA
 from registry.services import player_of
@@ -122,17 +122,8 @@ def profile(request, player_id: str):
         raise Http404("no such player")
     player = get_object_or_404(Player.objects.select_related("user", "body"),
                                player_id=player_id.upper())
-    history = list(player.rating_changes.order_by("played_at", "game_id")
-                   .values_list("old_rating", "rating_after"))
     phases = list(player.phase_rating_changes.select_related("phase").order_by("-played_at"))
-    if phases:  # a closed rating phase is one step of the history (R45), at its close
-        dated = list(player.rating_changes.order_by("played_at", "game_id")
-                     .values_list("played_at", "old_rating", "rating_after"))
-        history = [(old, after) for _, _, old, after in sorted(
-            [(at, 0, old, after) for at, old, after in dated]
-            + [(c.played_at, 1, c.old_rating, c.rating_after) for c in phases])]
-    points = [history[0][0]] if history else [player.rating]
-    points += [after for _, after in history]
+    points = rating_points(player, phases)
     # The games' notation, tally and figures are not shown: not read (about a third of the
     # busiest profile's database time at 100,000 games, BENCHMARKS.md issue 6).
     changes = list(player.rating_changes.select_related("game")
@@ -148,8 +139,8 @@ def profile(request, player_id: str):
     return render(request, "registry/profile.html", {
         "p": player,
         # aNPc moves only the S3 performance safety floor (R27): offered to S3 players only.
-        "anpc_form": AnpcForm(initial={"anpc": player.anpc}) if own and player.stratum == 3
-        else None,
+        "anpc_form": AnpcForm(initial={"anpc": player.anpc})
+        if own and player.stratum == strata.TOP_STRATUM else None,
         "m": profile_of(player),
         "changes": changes,
         "chart": rating_chart(_thin(points)),

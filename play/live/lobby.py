@@ -7,10 +7,13 @@ polling. Messages (server to client, JSON):
   (``lobby/state.json``; per viewer, since open challenges and PSF marks depend on who looks).
 * ``{"type": "paired", "game": uuid, "url": ...}``: a pool paired this account (R47): open
   the game.
+* ``{"type": "started", "game": uuid, "url": ..., "event": name, "round": n}``: an event's
+  round has started this account's game (R41; by its arbiter, or by the worker at the round's
+  scheduled time): open the game.
 
-Sent by :func:`notify` (everyone in the lobby), :func:`notify_users` (a few accounts) and
-``delivery.announce_pairing``. The client sends nothing; a lost message costs at most the
-page's slow safety refresh.
+Sent by :func:`notify` (everyone in the lobby), :func:`notify_users` (a few accounts),
+:func:`announce_started` and ``delivery.announce_pairing``. The client sends nothing; a lost
+message costs at most the page's slow safety refresh.
 """
 
 from __future__ import annotations
@@ -49,6 +52,21 @@ async def notify_users(user_ids: Iterable[Any]) -> None:
         return
     for pk in user_ids:
         await layer_call(layer.group_send, user_group(pk), {"type": "lobby.changed"})
+
+
+async def announce_started(games: Iterable[tuple[Any, Any, Any]], event: str,
+                           round_number: int) -> None:
+    """Tell both players of each ``(game uuid, user id I, user id O)`` that an event's round
+    started their game (R41), on every process; the event banner on their next page and the
+    mailed notice are the fallbacks of a lost message."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for game, *users in games:
+        for pk in users:
+            await layer_call(layer.group_send, user_group(pk), {
+                "type": "lobby.started", "game": str(game), "event": event,
+                "round": round_number})
 
 
 def _account_of(user) -> int | None:
@@ -98,3 +116,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=wire.encode({
             "type": "paired", "game": event["game"],
             "url": reverse("game", args=[event["game"]])}))
+
+    async def lobby_started(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=wire.encode({
+            "type": "started", "game": event["game"],
+            "url": reverse("game", args=[event["game"]]), "event": event["event"],
+            "round": event["round"]}))

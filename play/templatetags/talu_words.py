@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from play.games.talu.outcome import describe, side_name
+from play.games.talu.outcome import describe_result, side_name
 
 register = template.Library()
 
@@ -18,30 +18,13 @@ def result_words(game) -> str:
         return "being played"
     if status == "annulled":
         return "annulled"
-    reason = getattr(game, "reason", "")
-    if reason == "aborted":  # R37: a first turn not played in time
-        return "aborted: no result"
-    winner = getattr(game, "winner", "") or None
     # A decision's cause (R37) is the live game's: a registry game reads it from its ``live``.
     cause = getattr(game, "cause", None)
     if cause is None:
         live = getattr(game, "live", None)
         cause = getattr(live, "cause", "") if live is not None else ""
-    if winner in ("I", "O") and cause in CAUSE_WORDS:
-        loser = side_name(other(winner))
-        return f"{side_name(winner).capitalize()} won: {loser} {CAUSE_WORDS[cause]}"
-    return describe(None if winner == "-" else winner, reason, getattr(game, "detail", "") or "")
-
-
-#: How a decision came about (R37), said of the loser.
-CAUSE_WORDS = {"time": "ran out of time", "resignation": "resigned",
-               "abandonment": "left the game",
-               # R41: an event game's opening turn not completed in time
-               "unplayed": "did not complete the opening turn in time (unplayed, not rated)"}
-
-
-def other(side: str) -> str:
-    return "O" if side == "I" else "I"
+    return describe_result(getattr(game, "winner", "") or None, getattr(game, "reason", ""),
+                           getattr(game, "detail", "") or "", cause)
 
 
 @register.filter

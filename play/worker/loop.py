@@ -41,7 +41,7 @@ from play.live.delivery import (
 )
 from play.lobby import pool
 from play.models import Game
-from play.worker import clocks, notices, outbox
+from play.worker import clocks, jobs, notices, outbox
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,16 @@ def _sessions_in_thread() -> None:
     close_old_connections()
     try:
         run_sessions()
+    finally:
+        close_old_connections()
+
+
+def _jobs_in_thread() -> int:
+    """Other apps' registered jobs (``play.worker.jobs``: an event's scheduled rounds) on one
+    of the loop's threads."""
+    close_old_connections()
+    try:
+        return jobs.run_all()
     finally:
         close_old_connections()
 
@@ -263,6 +273,10 @@ class Worker:
         except Exception:
             log.warning("worker sessions round failed", exc_info=True)
         await self.notices_round()
+        try:
+            await sync_to_async(_jobs_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("worker jobs round failed", exc_info=True)
         try:
             await self.computer.round()
         except Exception:  # the database away: the claims wait for the next round

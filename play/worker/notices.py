@@ -37,7 +37,13 @@ def _mover(game: Game):
 
 
 def _send(game: Game, subject: str, body: str) -> bool:
-    user = _mover(game)
+    return mail_player(_mover(game), game, subject, body)
+
+
+def mail_player(user, game: Game, subject: str, body: str) -> bool:
+    """Mail ``user`` a notice about ``game``, with the game's address: whether it was sent.
+    The caller has claimed the notice (a conditional update), so a failure is logged and not
+    retried. Also the events' "your game has started" (``registry.events.schedule``)."""
     if not user.email:
         return False
     url = settings.TALU_SITE_URL.rstrip("/") + reverse("game", args=[game.uuid])

@@ -6,6 +6,7 @@ from registry.api import arbiters, views
 from registry.api import pool as pool_api
 from registry.api.errors import not_found
 from registry.events import api as events
+from registry.events import hettlandic_api
 
 app_name = "api"
 
@@ -35,12 +36,23 @@ event_urls = [
     path("events/<int:event_id>/rounds/", events.RoundPair.as_view(), name="event-pair"),
     path("events/<int:event_id>/rounds/<int:number>/start/", events.RoundStart.as_view(),
          name="event-start"),
+    path("events/<int:event_id>/rounds/<int:number>/schedule/",
+         events.RoundSchedule.as_view(), name="event-schedule"),
     path("events/<int:event_id>/rounds/<int:number>/results/", events.RoundResult.as_view(),
          name="event-result"),
     path("events/<int:event_id>/close/", events.EventClose.as_view(), name="event-close"),
     path("events/<int:event_id>/standings/", events.EventStandings.as_view(),
          name="event-standings"),
     path("events/<int:event_id>/trf/", events.EventTRF.as_view(), name="event-trf"),
+    # issue 22: the Hettlandic system (registry/events/hettlandic_api.py)
+    path("events/<int:event_id>/hettlandic/", hettlandic_api.HettlandicDetail.as_view(),
+         name="event-hettlandic"),
+    path("events/<int:event_id>/hettlandic/close-phase-1/",
+         hettlandic_api.ClosePhaseOne.as_view(), name="event-hettlandic-close"),
+    path("events/<int:event_id>/hettlandic/answer/", hettlandic_api.Answer.as_view(),
+         name="event-hettlandic-answer"),
+    path("events/<int:event_id>/hettlandic/phase-2/", hettlandic_api.StartPhaseTwo.as_view(),
+         name="event-hettlandic-phase2"),
 ]
 
 urlpatterns = [

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
-from registry.events import services, standings
+from registry.events import schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing.model import GAME_RESULTS
 from registry.models import AffiliatedBody
@@ -134,6 +134,7 @@ def event_json(event: Event, full: bool = True) -> dict:
             "white", "black", "game").order_by("round__number", "bye", "board"):
         pairings.setdefault(p.round_id, []).append(pairing_json(p))
     out["rounds"] = [{"number": r.number, "state": r.state, "forced": r.forced,
+                      "scheduled": r.scheduled, "started": r.started,
                       "complete": services.round_complete(r),
                       "pairings": pairings.get(r.pk, [])} for r in event.event_rounds.all()]
     return out
@@ -273,6 +274,28 @@ class RoundStart(EventView):
         except services.EventError as exc:
             _raise(exc)
         return Response(event_json(event))
+
+
+class ScheduleSerializer(serializers.Serializer):
+    at = serializers.DateTimeField(allow_null=True, help_text=(
+        "when the worker starts the round (ISO 8601; without a zone, UTC); null takes the "
+        "time away"))
+
+
+class RoundSchedule(EventView):
+    @extend_schema(
+        summary="Give a paired round its start time (an arbiter): the worker starts it then, "
+                "as the start button does (R41)",
+        request=ScheduleSerializer, responses={200: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
+    def post(self, request, event_id: int, number: int):
+        event = get_object_or_404(Event, pk=event_id)
+        data = ScheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            schedule.schedule_round(_user(request), event, number, data.validated_data["at"])
+        except services.EventError as exc:
+            _raise(exc)
+        return Response(event_json(Event.objects.get(pk=event.pk)))
 
 
 class RoundResult(EventView):

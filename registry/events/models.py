@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from registry.models import AffiliatedBody, Player
+from registry.models import AffiliatedBody, Player, RatingPhase
 
 SYSTEMS = [("swiss", "Swiss (FIDE Dutch)"), ("round_robin", "Round robin"),
            ("double_round_robin", "Double round robin"), ("hettlandic", "Hettlandic")]
@@ -84,6 +84,9 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
+    """A round of an event: paired, then started (by the arbiter, or by the worker at its
+    scheduled time, R41)."""
+
     PAIRED, STARTED = "paired", "started"
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="event_rounds")
     number = models.PositiveSmallIntegerField()
@@ -91,10 +94,18 @@ class Round(models.Model):
     forced = models.BooleanField(default=False)  # paired before the previous was complete
     paired = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
+    # R41: the start time the arbiter gave the round; the worker starts it then
+    # (registry.events.schedule), exactly as the arbiter's start button does
+    scheduled = models.DateTimeField(null=True, blank=True)
+    # when the worker claimed the mailing of the round's "your game has started" notices:
+    # claimed once (a conditional update), so no game's players are mailed twice
+    notified = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "number"],
                                                name="events_round_unique_number")]
+        indexes = [models.Index(fields=["state", "scheduled"],
+                                name="events_round_due")]
         ordering = ["number"]
 
 
@@ -118,3 +129,49 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round__number", "bye", "board"]
         indexes = [models.Index(fields=["round", "board"])]
+
+
+
+# --- the Hettlandic system (R44-R46; registry/events/hettlandic.py) ----------------------------
+
+class Hettlandic(models.Model):
+    """A Hettlandic event's two phases: ``phase`` is opened when round 1 is paired and closed
+    by the arbiter (R45); ``medals`` is the phase-2 Swiss once started (R46)."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="hettlandic")
+    phase = models.OneToOneField(RatingPhase, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="hettlandic")
+    phase1_closed = models.DateTimeField(null=True, blank=True)
+    phase2_started = models.DateTimeField(null=True, blank=True)
+    medals = models.OneToOneField(Event, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="medals_of")
+    awarded = models.DateTimeField(null=True, blank=True)  # the final ranking written
+
+    def __str__(self) -> str:
+        return f"Hettlandic {self.event}"
+
+
+class CoChampion(models.Model):
+    """R44: a player with a victory score of at least 115 at the close of phase 1; their
+    answer to phase 2 and, after it, their rank and award (R46: a decliner keeps the title
+    and gets no award)."""
+
+    ACCEPTED, DECLINED = "accepted", "declined"
+    ANSWERS = [(ACCEPTED, ACCEPTED), (DECLINED, DECLINED)]
+
+    hettlandic = models.ForeignKey(Hettlandic, on_delete=models.CASCADE,
+                                   related_name="champions")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    victory_score = models.IntegerField()
+    answer = models.CharField(max_length=8, choices=ANSWERS, blank=True)
+    answered = models.DateTimeField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)  # in phase 2
+    award = models.CharField(max_length=20, blank=True)  # "Bronze" ... "Diamond", "Tier 9"
+
+    class Meta:
+        ordering = ["-victory_score", "entry__key"]
+        constraints = [models.UniqueConstraint(fields=["hettlandic", "entry"],
+                                               name="events_cochampion_unique")]
+
+    def __str__(self) -> str:
+        return f"co-champion {self.entry} of {self.hettlandic.event}"

@@ -17,7 +17,14 @@ from django.utils import timezone
 
 from play.games import clock
 from play.games.registry import VARIANT_NAMES
-from registry.events import state
+from registry.events import hettlandic, state
+from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
+    EventError,
+    check_conditions,
+    is_arbiter,
+    round_complete,
+)
+from registry.events.access import manage as _manage
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
 from registry.events.pairing import berger, swiss, trf
 from registry.events.pairing.model import (
@@ -31,29 +38,10 @@ from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
 
 
-class EventError(ValueError):
-    """An action refused; ``code`` for the API (``forbidden``, ``conflict`` or ``invalid``)."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def is_arbiter(user, event: Event) -> bool:
-    return bool(user and user.is_authenticated and event.arbiters.filter(pk=user.pk).exists())
-
-
 def can_create(user, body: AffiliatedBody) -> bool:
     """A body's events are announced by its registrars (or site staff)."""
     return bool(user and user.is_authenticated and (
         user.is_staff or body.registrars.filter(pk=user.pk).exists()))
-
-
-def _manage(user, event: Event) -> None:
-    if not is_arbiter(user, event):
-        raise EventError("only an arbiter of this event may do that (R39)", "forbidden")
-    if event.status == Event.CLOSED:
-        raise EventError("the event is closed: its results are final (R41)", "conflict")
 
 
 def _choice(name: str, value, choices) -> None:
@@ -79,13 +67,6 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
                           ("auto_arbiter", POLICIES), ("venue", VENUES)):
         if name in values:
             _choice(name, values[name], choices)
-    if values.get("system") == "hettlandic":
-        # Its pairing (R44), phase table and phase ratings (R45) exist as cores and in the
-        # ledger (registry/events/pairing/hettlandic.py, registry/phases.py); the event that
-        # runs them (phase 1, the close, phase 2) does not yet: refused here, in words,
-        # rather than an event that cannot be paired.
-        raise EventError("the Hettlandic system cannot run as an event on this site yet: "
-                         "choose swiss, round_robin or double_round_robin")
     if "scoring_model" in values:
         try:
             check_scoring_model(body.stratum, values["scoring_model"])
@@ -106,6 +87,7 @@ def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
                          "forbidden")
     values.setdefault("name", "")
     _check_settings(body, values)
+    values = hettlandic.settle(values)  # R44: phase 1's fixed settings
     system = values.get("system", SWISS)
     if system == SWISS and not values.get("rounds"):
         raise EventError("a Swiss needs its number of rounds (R41)")
@@ -120,6 +102,7 @@ def change_settings(user, event: Event, **values) -> Event:
     if event.event_rounds.exists():
         raise EventError("the settings are fixed: round 1 has been paired (R41)", "conflict")
     _check_settings(event.body, values)
+    values = hettlandic.settle(values, event)
     merged_system = values.get("system", event.system)
     if merged_system == SWISS and not values.get("rounds", event.rounds):
         raise EventError("a Swiss needs its number of rounds (R41)")
@@ -157,6 +140,9 @@ def _open_for_entries(event: Event) -> int:
     if event.status == Event.CLOSED:
         raise EventError("the event is closed", "conflict")
     paired = _rounds_paired(event)
+    if paired and event.system == hettlandic.SYSTEM:
+        raise EventError("a Hettlandic phase 1 takes no entries after round 1 is paired (R44: "
+                         "ratings at the start of the phase)", "conflict")
     if paired and event.system != SWISS:
         raise EventError("a round robin takes no entries after round 1 is paired (R42)",
                          "conflict")
@@ -175,12 +161,7 @@ def register(user, event: Event) -> Entry:
         paired = _open_for_entries(event)
         if event.entries.filter(key=player.player_id).exists():
             raise EventError("you are already entered", "conflict")
-        if event.min_rating is not None and player.rating < event.min_rating:
-            raise EventError(f"this event needs a rating of at least {event.min_rating}; "
-                             f"yours is {player.rating}", "conflict")
-        if event.min_stratum is not None and player.stratum < event.min_stratum:
-            raise EventError(f"this event needs stratum S{event.min_stratum} or higher",
-                             "conflict")
+        check_conditions(event, player, "yours is")
         entry = Entry.objects.create(event=event, player=player, key=player.player_id,
                                      name=user.get_username(), rating=player.rating,
                                      joined_round=paired + 1)
@@ -215,6 +196,7 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
         paired = _open_for_entries(event)
         if event.entries.filter(key=key).exists():
             raise EventError(f"{name} is already entered", "conflict")
+        hettlandic.check_entry(event, player)  # registered players meeting the conditions
         entry = Entry.objects.create(event=event, player=player, key=key, name=name[:200],
                                      rating=rating, joined_round=paired + 1)
         if paired:
@@ -252,10 +234,6 @@ def _last_round(event: Event) -> Round | None:
     return event.event_rounds.order_by("-number").first()
 
 
-def round_complete(rnd: Round) -> bool:
-    return not rnd.pairings.filter(black__isnull=False, result="").exists()
-
-
 def pair_round(user, event: Event, force: bool = False,
                absent: dict[str, str] | None = None) -> Round:
     """Pair the next round. The previous one must be complete unless the arbiter forces it
@@ -274,15 +252,15 @@ def pair_round(user, event: Event, force: bool = False,
             _close_entries(event)
         t = state.tournament(event)
         try:
-            if event.system == SWISS:
+            if hettlandic.pairs(event, len(t.entrants)):  # R44 phase 1; R46 match of two
+                core_round = hettlandic.pair_round(event, t, absent)
+            elif event.system == SWISS:
                 core_round = swiss.pair_round(t, absent or {})
             elif event.system in (ROUND_ROBIN, "double_round_robin"):
                 if absent:
                     raise EventError("a round robin has no byes on request: its games are "
                                      "decided by the arbiter (R42)")
                 core_round = berger.pair_round(t)
-            else:
-                core_round = _hettlandic_round(t)
         except PairingError as exc:
             raise EventError(str(exc), "conflict") from None
         rnd = Round.objects.create(event=event, number=core_round.number,
@@ -303,12 +281,6 @@ def pair_round(user, event: Event, force: bool = False,
     return rnd
 
 
-def _hettlandic_round(t):
-    """No event runs the Hettlandic system yet (``_check_settings`` refuses it); an event
-    stored with it (none can be) is refused in words rather than paired wrongly."""
-    raise PairingError("the Hettlandic system cannot run as an event on this site yet")
-
-
 def _close_entries(event: Event) -> None:
     """Round 1: ratings at the close of entries fix the pairing numbers (R42/R43), and the
     side of pairing number 1 is drawn and recorded (R43)."""
@@ -321,42 +293,66 @@ def _close_entries(event: Event) -> None:
 
 def start_round(user, event: Event, number: int | None = None) -> Round:
     """Start a paired round: online, each game is created with the event's settings and its
-    players see it in "my pairings" at once; over the board, the clocks start at the venue."""
+    players see it in "my pairings" at once; over the board, the clocks start at the venue.
+    The worker starts a round at its scheduled time through the same ``_start`` (R41)."""
     _manage(user, event)
-    from play.lifecycle import StartError, start_game
-
     with transaction.atomic():
         rnd = _last_round(event) if number is None else event.event_rounds.filter(
             number=number).first()
         if rnd is None:
             raise EventError("no such round: pair it first", "conflict")
-        if rnd.state == Round.STARTED:
+        if not _start(event, rnd):
             raise EventError(f"round {rnd.number} has already started", "conflict")
-        if event.venue == "online":
-            boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
-            for p in boards.select_related("white__player__user", "black__player__user"):
-                try:
-                    game = start_game(p.white.player.user, p.black.player.user,
-                                      variant=event.variant, rated=event.rated,
-                                      auto_warn=event.auto_arbiter == "warn",
-                                      time_control=event.time_control, in_event=True)
-                except StartError as err:  # an event announced before controls were checked
-                    raise EventError(f"the round cannot start: {err}", "conflict") from None
-                _event_model(game, event)
-                p.game = game
-                p.save(update_fields=["game"])
-        rnd.state = Round.STARTED
-        rnd.started = timezone.now()
-        rnd.save(update_fields=["state", "started"])
-        touch(event.pk)
     return rnd
 
 
+def _start(event: Event, rnd: Round) -> bool:
+    """Start ``rnd`` in the caller's transaction, if nobody has: the claim is a conditional
+    update (paired -> started), so the arbiter's button and two workers racing start it once
+    (PostgreSQL re-checks the condition on the row it waited for). Whether this call started
+    it. After the commit both players of each game are told on the lobby's socket (R41) and the
+    worker is woken to mail them (``registry.events.notify``)."""
+    from play.lifecycle import StartError, start_game
+
+    now = timezone.now()
+    if not Round.objects.filter(pk=rnd.pk, state=Round.PAIRED).update(
+            state=Round.STARTED, started=now):
+        return False
+    rnd.state, rnd.started = Round.STARTED, now
+    started = []
+    if event.venue == "online":
+        boards = rnd.pairings.filter(black__isnull=False, result="", game__isnull=True)
+        for p in boards.select_related("white__player__user", "black__player__user"):
+            guest = next((e for e in (p.white, p.black) if e.player is None), None)
+            if guest is not None:  # entered while the event was over the board
+                raise EventError(f"{guest.name} has no account, so board {p.board} cannot "
+                                 "be played online: enter its result first", "conflict")
+            try:
+                game = start_game(p.white.player.user, p.black.player.user,
+                                  variant=event.variant, rated=event.rated,
+                                  auto_warn=event.auto_arbiter == "warn",
+                                  time_control=event.time_control, in_event=True)
+            except StartError as err:  # an event announced before controls were checked
+                raise EventError(f"the round cannot start: {err}", "conflict") from None
+            _event_model(game, event)
+            p.game = game
+            p.save(update_fields=["game"])
+            started.append((game.uuid, game.player_i_id, game.player_o_id))
+    touch(event.pk)
+    if started:
+        from registry.events.notify import announce_started
+
+        transaction.on_commit(lambda: announce_started(started, event.name, rnd.number))
+    return True
+
+
 def _event_model(game, event: Event) -> None:
-    """R41/R25: a rated event game is rated by the event's model for both players."""
+    """R41/R25: a rated event game is rated by the event's model for both players; a
+    Hettlandic phase-1 game belongs to its rating phase (R45)."""
     from registry.models import RegistryGame
 
-    RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model)
+    RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model,
+                                                  **hettlandic.registry_fields(event))
 
 
 def set_result(user, event: Event, pairing_id: int, result: str,
@@ -416,6 +412,7 @@ def match_record(user, event: Event, pairing_id: int, game_id: str,
                              f"by this pairing's {found.white.key} (I) and {found.black.key} (O)")
         if archived.status != RegistryGame.FINISHED or archived.winner not in ("I", "O", "-"):
             raise EventError("that game has no result in the registry", "conflict")
+        hettlandic.adopt_record(event, archived)  # a phase-1 game: rated in its phase (R45)
         found.result = {"I": "1-0", "O": "0-1", "-": "="}[archived.winner]
         found.decided_by = "arbiter"
         found.note = f"records {archived.game_id}"
@@ -443,6 +440,7 @@ def close_event(user, event: Event) -> Event:
         open_rounds = [r.number for r in rounds if not round_complete(r)]
         if open_rounds:
             raise EventError(f"round {open_rounds[0]} has games without a result", "conflict")
+        hettlandic.closing(event)  # a Hettlandic event's phases; a phase 2's awards (R46)
         event.status = Event.CLOSED
         event.closed = timezone.now()
         event.save(update_fields=["status", "closed"])

@@ -8,7 +8,7 @@ from registry.events.pairing.berger import rounds_of
 
 
 def total_rounds(event: Event, entrants: int) -> int:
-    if event.system == "swiss":
+    if event.system in ("swiss", "hettlandic"):  # R43 its rounds; R44 20
         return event.rounds
     return rounds_of(event.system, entrants)
 

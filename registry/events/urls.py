@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from registry.events import views
+from registry.events import hettlandic_views, views
 
 urlpatterns = [
     path("", views.event_list, name="events"),
@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:event_id>/act/", views.event_act, name="event_act"),
     path("<int:event_id>/trf/", views.event_trf, name="event_trf"),
     path("<int:event_id>/crosstable/", views.event_crosstable, name="event_crosstable"),
+    path("<int:event_id>/hettlandic/", hettlandic_views.act, name="hettlandic_act"),
 ]

@@ -13,9 +13,10 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
-from registry.events import services, standings
+from registry.events import hettlandic, hettlandic_views, schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing import dutch_large
 from registry.events.pairing.model import GAME_RESULTS
@@ -60,7 +61,10 @@ def event_new(request):
               "venue": request.POST.get("venue", "online"),
               "auto_arbiter": request.POST.get("auto_arbiter", "warn"),
               "rated": request.POST.get("rated") == "on",
-              "time_control": request.POST.get("time_control", "") or "untimed"}
+              "time_control": request.POST.get("time_control", "") or "untimed",
+              "min_rating": _int(request.POST.get("min_rating")),
+              "min_stratum": _int(request.POST.get("min_stratum"))}
+    values = hettlandic.form_values(values)  # R44 fixes phase 1's rounds, model, rating
     try:
         event = services.create_event(request.user, body, **values)
     except services.EventError as exc:
@@ -109,6 +113,7 @@ def event_page(request, event_id: int):
         "last_round": event.event_rounds.order_by("-number").first() if is_arbiter else None,
         "labels": [LABELS[c] for c in criteria], "entries": event.entries.all(),
         "is_arbiter": is_arbiter, "entered": entered,
+        "het": hettlandic_views.context(request, event),  # R44-R46
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
@@ -156,7 +161,7 @@ def _act(request, event: Event, action: str) -> str:
                   "auto_arbiter": post.get("auto_arbiter", event.auto_arbiter),
                   "time_control": post.get("time_control", event.time_control) or "untimed",
                   "rated": post.get("rated") == "on"}
-        services.change_settings(user, event, **values)
+        services.change_settings(user, event, **hettlandic.form_values(values, event))
         names = [n.strip() for n in post.get("arbiters", "").split(",") if n.strip()]
         if names:
             users = list(get_user_model().objects.filter(username__in=names))
@@ -171,6 +176,19 @@ def _act(request, event: Event, action: str) -> str:
     if action == "start":
         rnd = services.start_round(user, event, _int(post.get("round")))
         return f"Round {rnd.number} has started."
+    if action == "schedule":
+        number, text = _int(post.get("round")), post.get("at", "").strip()
+        try:
+            at = parse_datetime(text) if text else None
+        except ValueError:  # well formed, but no such day or hour
+            at = None
+        if text and at is None:
+            raise services.EventError(f"{text!r} is not a date and time (YYYY-MM-DD HH:MM)")
+        rnd = schedule.schedule_round(user, event, number, at)
+        if at is None:
+            return f"Round {rnd.number} has no start time: start it with the button."
+        return (f"Round {rnd.number} starts at {rnd.scheduled:%Y-%m-%d %H:%M} UTC: the "
+                "site starts it then.")
     if action == "result":
         p = services.set_result(user, event, _int(post.get("pairing"), -1),
                                 post.get("result", ""), _int(post.get("round")),

@@ -26,6 +26,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from play.games.talu.decisions import ARBITER_ACTIONS
+from play.games.talu.variants import VARIANTS as TALU_VARIANTS
 from registry.scoring.tally import CODES
 
 from .errors import Fault, RecordError, join_path
@@ -35,8 +37,8 @@ FORMATS = (STGE, STSE, STDGS)
 FORMAT_VERSION = "1.0.0"
 RULESET_VERSION = "2.0.0"
 NOTATION_VERSION = "1.0"
-VARIANTS = ("standard", "grand-master", "dynamic")
-ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
+#: R3's variant names and R34's arbiter actions are the rules core's: one place each.
+VARIANTS = tuple(TALU_VARIANTS)
 SIDES = ("I", "O")
 PLAYER_ROLES = {"I": "player_I", "O": "player_O"}
 BODY_ROLE = "affiliated_body"

@@ -12,7 +12,8 @@
 /* The lobby: open a game of ours as soon as one starts (our challenge was accepted, or the
  * quick-pairing pool paired us), and keep the pool's counts and our wait up to date.
  * Live over the lobby's websocket (/ws/lobby/, play/live/lobby.py): "changed" makes us fetch
- * the lobby's state once, "paired" opens our game; without the socket we poll instead.
+ * the lobby's state once, "paired" (a pool) and "started" (an event's round) open our game;
+ * without the socket we poll instead.
  * Joining and cancelling stay on the page (fetch); leaving the page while waiting takes us out
  * of the pool at once (a beacon). A static file (no inline script: the site's
  * Content-Security-Policy forbids them). */
@@ -176,7 +177,11 @@
     ws.onmessage = function (e) {
       var m;
       try { m = JSON.parse(e.data); } catch (err) { return; }
-      if (m.type === "paired" && m.url) { waiting = false; window.location.href = m.url; }
+      // "paired": a pool paired us (R47); "started": an event's round started our game (R41)
+      if ((m.type === "paired" || m.type === "started") && m.url) {
+        waiting = false;
+        window.location.href = m.url;
+      }
       else if (m.type === "changed") refreshSoon();
     };
     ws.onclose = function () {

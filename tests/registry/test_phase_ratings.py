@@ -213,6 +213,21 @@ def test_the_profile_shows_the_phase_and_its_step_in_the_chart(field, client):
     assert f"<title>{a.rating}</title>" in html
 
 
+def test_the_profile_marks_a_co_champion_of_the_phase(field, client):
+    """R28, R44: a victory score of 115 or more, and only that, is a co-champion's. (This
+    field's scores are all below; two rows are set at the threshold and just below it.)"""
+    from django.urls import reverse
+
+    (a, b, *_), phase, _ = field
+    close_phase(phase, closed_at=T0 + hours(3))
+    PhaseRatingChange.objects.filter(phase=phase, player=a).update(victory_score=115)
+    PhaseRatingChange.objects.filter(phase=phase, player=b).update(victory_score=114)
+    for p, champion in ((a, True), (b, False)):
+        html = client.get(reverse("profile", args=[p.player_id])).content.decode()
+        section = html.split('data-testid="rating-phases"', 1)[1].split("</section>", 1)[0]
+        assert ("co-champion" in section) is champion
+
+
 def test_start_ratings_are_the_ratings_at_the_opening(body):
     from registry.phases import start_ratings
 

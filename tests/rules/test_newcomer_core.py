@@ -8,7 +8,7 @@ import pytest
 
 from play.games.talu.game import TaluGame
 from play.games.talu.lessons import BY_SLUG, LESSONS, MAX_STEPS, attempt
-from play.games.talu.outcome import describe
+from play.games.talu.outcome import describe, describe_result
 from play.games.talu.review import review
 from play.games.talu.steps import Step
 
@@ -32,6 +32,25 @@ def mv(a: str, b: str) -> dict:
 def test_results_in_plain_words(winner, reason, detail, words):
     assert describe(winner, reason, detail) == words
     assert " I " not in words and not words.startswith(("I ", "O "))
+
+
+@pytest.mark.parametrize(("winner", "reason", "detail", "cause", "words"), [
+    # R37: a game aborted before its first turn was played has no result
+    ("", "aborted", "I did not complete the opening turn in time", "aborted",
+     "aborted: no result"),
+    # R37: a decision says how it came about, whatever its stored detail
+    ("O", "decision", "", "time", "Dark won: light ran out of time"),
+    ("I", "decision", "O resigned", "resignation", "Light won: dark resigned"),
+    ("I", "decision", "", "abandonment", "Light won: dark left the game"),
+    # otherwise the words of ``describe``; "-" and "" are no winner
+    ("I", "elimination", "", "", "Light won: every dark piece was captured"),
+    ("-", "null", "arbiter", "", "Null game: the arbiter declared it null"),
+    ("", "null", "", "", "Null game: three turns in a row counted as passes"),
+])
+def test_a_stored_result_in_plain_words(winner, reason, detail, cause, words):
+    """The one wording of a stored game's result: the lobby, the profile and a player's list
+    of games all show it (the list of games had its own, without R37's causes and aborts)."""
+    assert describe_result(winner, reason, detail, cause) == words
 
 
 def test_the_snapshot_carries_the_words_of_its_result():

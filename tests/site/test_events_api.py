@@ -228,17 +228,6 @@ def test_scoring_model_below_the_bodys_stratum_and_entry_conditions(club, make_u
     assert not event.entries.exists()
 
 
-
-def test_a_hettlandic_event_is_refused_in_words_and_nothing_is_made(club):
-    """The Hettlandic system's cores exist (issue 22) but no event runs them yet: announcing
-    one is a clear refusal, never an event that fails when its first round is paired."""
-    body, registrar = club
-    r = api(registrar).post("/api/v1/events/", {"body": body.registrar_id, "name": "GTT",
-                                                "system": "hettlandic"}, format="json")
-    assert r.status_code == 400 and "Hettlandic" in r.json()["detail"], r.json()
-    assert not Event.objects.exists()
-
-
 # --- whole events -------------------------------------------------------------------------------
 
 def test_an_over_the_board_swiss_from_entries_to_closing(club, make_user):

@@ -1,6 +1,8 @@
 """In real headless Chromium: a club's registrar announces an online Swiss, four players enter
-it from the event page, the arbiter pairs and starts round 1, and a player finds their pairing
-under "My pairings" (desktop) and on the event page (a phone's viewport), and opens the game.
+it from the event page, the arbiter pairs round 1, gives it a start time (R41) and then starts
+it with the button; a player waiting in the lobby is taken to her game at once, and another
+finds their pairing under "My pairings" (desktop) and on the event page (a phone's viewport),
+and opens the game.
 
 Screenshots go to ``$TALU_SCREENSHOTS`` when it is set (to look at, never committed)."""
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -65,9 +68,24 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     assert "Round 1 is paired." in arbiter.inner_text(".messages")
     boards = arbiter.locator("[data-testid=round-1] tbody tr")
     assert boards.count() == 2
+    # R41: a start time for the worker, shown to everyone; then the button starts it now
+    at = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    arbiter.fill("[data-testid=start-at]", at)
+    arbiter.click("[data-testid=schedule]")
+    when = at.replace("T", " ")
+    assert f"Round 1 starts at {when} UTC" in arbiter.inner_text(".messages")
+    assert f"starts at {when} UTC" in arbiter.inner_text("[data-testid=starts-at]")
+    # pam waits in the lobby, its socket open: the round's start takes her to her game
+    pam = pages["pam"]
+    pam.goto(base + "/")
+    for _ in range(100):
+        if pam.evaluate("document.body.dataset.lobbyLive") == "1":
+            break
+        pam.wait_for_timeout(100)
     arbiter.click("[data-testid=start]")
     assert "Round 1 has started." in arbiter.inner_text(".messages")
     shot(arbiter, "event-arbiter-desktop")
+    pam.wait_for_url(f"{base}/games/**", timeout=15000)
 
     pia = pages["pia"]
     pia.goto(base + "/")  # the lobby, like every page, tells her that her game has started

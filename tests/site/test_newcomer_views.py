@@ -79,6 +79,18 @@ def test_my_games_need_a_login_and_search(client, game, players):
     assert "No games yet" in client.get(reverse("my_games")).content.decode()
 
 
+def test_my_games_say_a_result_as_the_lobby_does(client, game, players):
+    """One wording of a result (``describe_result``): a game aborted before its first turn
+    was played has no result (R37), in the player's list as in the lobby."""
+    alice = players[0]
+    Game.objects.filter(pk=game.pk).update(status=Game.FINISHED, winner="", reason="aborted",
+                                           cause="aborted",
+                                           detail="I did not complete the opening turn in time")
+    client.force_login(alice)
+    mine = client.get(reverse("my_games")).content.decode()
+    assert "aborted: no result" in mine and "opening turn" not in mine
+
+
 def test_the_demo_game_is_real_play(client):
     call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
     call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115 - idempotent

@@ -4,6 +4,7 @@ Public API: ``TaluGame`` (apply steps, query the position, outcome), ``Step``, `
 ``read_stgn`` / ``write_stgn``, the variants, and the error types.
 """
 
+from .decisions import ArbiterDecision
 from .errors import (
     GameOverError,
     IllegalStepError,
@@ -15,7 +16,7 @@ from .errors import (
     TaluError,
     UnknownVariantError,
 )
-from .game import ArbiterDecision, TaluGame, TurnRecord
+from .game import TaluGame, TurnRecord
 from .outcome import SIDES, Outcome, Side, Termination
 from .steps import Step
 from .stgn import read_stgn, write_stgn

@@ -39,7 +39,8 @@ from play.games.protocol import (
     TooEarly,
 )
 
-from .game import ArbiterDecision, TaluGame
+from .decisions import ArbiterDecision
+from .game import TaluGame
 from .outcome import Side
 
 OFFER, ADJOURN, SEAL, RESUME, SCHEDULE = "offer", "adjourn", "seal", "resume", "schedule"

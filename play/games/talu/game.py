@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .decisions import ArbiterDecision, decision_from_dict, turn_label
 from .errors import GameOverError, IllegalStepError, SquareError, StepFormatError, TaluError
 from .invasion import can_remove_all_invaders
 from .notation import turn_body
@@ -18,8 +19,6 @@ from .turn import IStep, TurnState
 from .variants import Variant, get_variant
 
 _STEP_CACHE: dict[object, dict[IStep, Step]] = {}
-
-ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
 
 
 @dataclass
@@ -41,38 +40,6 @@ class TurnRecord:
     @property
     def label(self) -> str:
         return f"{self.round:03d} {self.side.value}"
-
-
-@dataclass(frozen=True)
-class ArbiterDecision:
-    """An arbiter's decision (R14, R34, R39), taking effect at the end of turn ``turn``.
-
-    For ``count_as_pass`` ``turn`` names the turn that counts as a pass (R39: "a turn of a
-    side, already played"); when the arbiter decided it later than at the end of that turn,
-    ``at`` names the last turn played when the decision was taken (the moment it took effect,
-    so that a replay re-checks the passing conventions exactly when play did). ``at`` is an
-    optional field of the record's item beside R34's (covered by the hash like them)."""
-
-    turn: str  # "014 O"
-    action: str
-    side: Side | None = None
-    reason: str = ""
-    at: str = ""
-
-    @property
-    def moment(self) -> str:
-        """The turn at whose end this decision takes effect."""
-        return self.at or self.turn
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"turn": self.turn, "action": self.action}
-        if self.side is not None:
-            d["side"] = self.side.value
-        if self.reason:
-            d["reason"] = self.reason
-        if self.at and self.at != self.turn:
-            d["at"] = self.at
-        return d
 
 
 @dataclass
@@ -361,7 +328,7 @@ class TaluGame:
         ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume`` change nothing.
         """
         for raw in decisions:
-            d = raw if isinstance(raw, ArbiterDecision) else _decision_from_dict(raw)
+            d = raw if isinstance(raw, ArbiterDecision) else decision_from_dict(raw)
             if d.moment == "000 O" and not self.turns:  # before the first turn
                 self._apply_now(d)
                 continue
@@ -393,7 +360,7 @@ class TaluGame:
         now; else the reason why not (the game over, no such turn, a turn still in progress,
         a turn that counts as a pass already). Changes nothing."""
         self._check_live()
-        label = _label(turn)
+        label = turn_label(turn)
         for rec in reversed(self.turns):
             if rec.label == label:
                 if rec.counts_as_pass:
@@ -654,28 +621,3 @@ class TaluGame:
             "warned": sorted(x.value for x in self.warned),
             "arbiter": [d.to_dict() for d in self.arbiter],
         }
-
-
-def _label(turn: Any) -> str:
-    """A turn reference ("14 o", "014 O") in its canonical form ("014 O"), or a TaluError."""
-    text = str(turn or "").strip()
-    parts = text.split()
-    if len(parts) != 2 or not parts[0].isdigit() or parts[1].upper() not in ("I", "O", "0"):
-        raise StepFormatError(f"turn {text!r} is not like '014 O'")
-    return f"{int(parts[0]):03d} {Side.parse(parts[1]).value}"
-
-
-def _decision_from_dict(raw: dict[str, Any]) -> ArbiterDecision:
-    if not isinstance(raw, dict):
-        raise TaluError("an arbiter decision must be a mapping")
-    action = raw.get("action")
-    if action not in ARBITER_ACTIONS:
-        raise TaluError(f"unknown arbiter action {action!r}")
-    try:
-        label = _label(raw.get("turn", ""))
-        at = _label(raw["at"]) if raw.get("at") else ""
-    except StepFormatError as err:
-        raise TaluError(f"arbiter decision {err}") from None
-    side = raw.get("side")
-    return ArbiterDecision(label, action, Side.parse(side) if side else None,
-                           str(raw.get("reason") or ""), at if at != label else "")

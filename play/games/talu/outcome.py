@@ -116,3 +116,23 @@ def describe(winner: Side | str | None, reason: Termination | str, detail: str =
                 "as passes")
     why = _words(detail) if detail and detail != "decision" else "decided off the board"
     return f"{w.capitalize()} won: {why}"
+
+
+#: How a decision came about (R37), said of the loser.
+CAUSE_WORDS = {"time": "ran out of time", "resignation": "resigned",
+               "abandonment": "left the game",
+               # R41: an event game's opening turn not completed in time
+               "unplayed": "did not complete the opening turn in time (unplayed, not rated)"}
+
+
+def describe_result(winner: str | None, reason: str, detail: str = "", cause: str = "") -> str:
+    """A stored game's result in plain language, as the lobby, the profile and a player's list
+    of games show it: :func:`describe`, but a game aborted before its first turn was played
+    has no result (R37), and a decision says how it came about (R37: ``cause``). ``winner`` is
+    as stored: I, O, "-" or empty for none."""
+    if reason == "aborted":  # R37: a first turn not played in time
+        return "aborted: no result"
+    if winner in ("I", "O") and cause in CAUSE_WORDS:
+        loser = side_name("O" if winner == "I" else "I")
+        return f"{side_name(winner).capitalize()} won: {loser} {CAUSE_WORDS[cause]}"
+    return describe(None if winner == "-" else winner or None, reason, detail)

@@ -10,6 +10,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from .decisions import ArbiterDecision
 from .errors import (
     IllegalStepError,
     NotationError,
@@ -17,7 +18,7 @@ from .errors import (
     NotationSyntaxError,
     SquareError,
 )
-from .game import ArbiterDecision, TaluGame
+from .game import TaluGame
 from .notation import BodySyntaxError, parse_body
 from .outcome import Side
 from .steps import CAPTURE, END, EXIT, MOVE, PASS, STAY
