@@ -26,7 +26,9 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WORKER_BATCH``        jobs a worker claims in one round at most (default 16)
 ``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
                              health check (default none)
-``TALU_POOL_WAVE``           seconds between two waves of a quick-pairing pool (default 3)
+``TALU_POOL_WAVE``           seconds between two regular waves of a quick-pairing pool, after
+                             which those left waiting have a wider range (default 3); a
+                             pair found at a join does not wait for it (an early wave)
 ``TALU_POOL_LARGE``          waiting players at which a pool's wave runs at once (default 40)
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by the
@@ -103,7 +105,9 @@ def worker_batch() -> int:
 
 
 def pool_wave() -> float:
-    """Seconds between two waves of one quick-pairing pool (R47)."""
+    """Seconds between two regular waves of one quick-pairing pool (R47): the beat at which
+    waiting players' ranges widen. Two players who accept each other are paired sooner, by an
+    early wave (``play.lobby.pool``)."""
     return _number("TALU_POOL_WAVE", 3.0, 0.0)
 
 

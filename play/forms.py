@@ -49,9 +49,16 @@ LEVEL_CHOICES = [(n, f"{n}{' (beginner)' if n == 1 else ' (strongest)' if n == 8
                  for n in range(1, 9)]
 
 
+#: The lobby's presets the computer plays (R36): untimed first (the default) and the live ones;
+#: correspondence makes no sense against an opponent that answers in seconds.
+COMPUTER_TIMES = [("untimed", "untimed"),
+                  *((text, label) for text, label in clock.PRESETS if clock.parse(text).live)]
+NOT_A_COMPUTER_TIME = ("'%(value)s' is not a time control the computer plays: choose untimed or a "
+                       "live one (" + ", ".join(label for _, label in COMPUTER_TIMES[1:]) + ").")
+
+
 class ComputerForm(forms.Form):
-    """Play the computer: variant, level, side (freeplay always, R47). A time control joins
-    these with the clocks (issue 20)."""
+    """Play the computer: variant, level, side and time control (freeplay always, R47)."""
 
     variant = forms.ChoiceField(choices=variant_choices(), initial="standard")
     level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int, initial=3,
@@ -59,3 +66,10 @@ class ComputerForm(forms.Form):
     side = forms.ChoiceField(choices=[(v, {"I": "light (moves first)", "O": "dark"}.get(v, label))
                                       for v, label in Challenge.SIDES],
                              initial="random", label="Play as")
+    time_control = forms.ChoiceField(
+        choices=COMPUTER_TIMES, initial="untimed", required=False, label="Time",
+        error_messages={"invalid_choice": NOT_A_COMPUTER_TIME})
+
+    def clean_time_control(self) -> str:
+        """Empty (an older form, a script) is untimed, as before clocks existed."""
+        return self.cleaned_data.get("time_control") or "untimed"

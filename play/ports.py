@@ -51,8 +51,9 @@ class Directory(Protocol):
         ...
 
     def may_arbitrate(self, game: Any, user: Any) -> bool:
-        """R39: whether ``user`` may act as arbiter on ``game`` (appointed by its body, or
-        staff; never its players)."""
+        """R39: whether ``user`` may act as arbiter on ``game`` (an arbiter of its event,
+        appointed for it by its body, or staff for a game outside any event; never its
+        players)."""
         ...
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],

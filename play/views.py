@@ -128,7 +128,7 @@ def pool_join(request):
                           rated=rated == "1", psf_only=request.POST.get("psf_only") == "1")
     except pool.PoolError as err:
         return _answer(request, False, str(err))
-    if pool.is_large(entry.pool_id):
+    if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
         async_to_sync(wake_worker)()
     _lobby_changed()
     return _answer(request, True, f"Looking for an opponent: {entry.pool.variant} "
@@ -175,7 +175,9 @@ def computer_new(request):
     worker is woken to play it."""
     form = ComputerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a variant, a level from 1 to 8 and a side.")
+        said = ["Choose a variant, a level from 1 to 8 and a side."] if set(form.errors) - {
+            "time_control"} else []
+        messages.error(request, " ".join([*said, *form.errors.get("time_control", [])]))
         return redirect("lobby")
     try:
         game = play_the_computer(request.user, **form.cleaned_data)

@@ -2,7 +2,8 @@
 
 The page lists the games (the arbiter's appointments; every live game but their own for
 staff) and polls ``/arbiter/state.json`` for the signs of each (R12-R14: the non-engagement
-flag and runs, turns counting as passes, stalls), like the lobby polls its state. A game opens
+flag and runs, turns counting as passes, stalls; R36-R37: the clocks and each player's
+absence), like the lobby polls its state. A game opens
 on its own page, where an arbiter gets the same signs per turn and the actions
 (``templates/play/game.html``). Reading only: the actions go through the one command path
 (``play.commands.arbiter``).
@@ -13,12 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from play.commands import arbiter as arbiter_commands
+from play.games.clock import ms, parse
 from play.games.talu.signs import warning_signs
+from play.live import presence
 from play.models import Game
 from play.store import engines
 from registry import arbiters
@@ -26,8 +31,13 @@ from registry import arbiters
 MAX_GAMES = 50  # on one console (each is read from its state; staff see every live game)
 
 
-def signs_of(game: Game) -> dict[str, Any]:
-    """One game as the console shows it: who plays, where it stands, its warning signs."""
+def signs_of(game: Game, away: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One game as the console shows it: who plays, where it stands, its warning signs, its
+    clocks and its players' absences (``away``: ``presence.away_sides`` of this game, read
+    here when not given)."""
+    now = timezone.now()
+    if away is None:
+        away = presence.away_sides([game])[game.pk]
     state = engines.take(game)
     try:
         engine = state.engine
@@ -37,26 +47,59 @@ def signs_of(game: Game) -> dict[str, Any]:
                "I": game.player_i.get_username(), "O": game.player_o.get_username(),
                "variant": game.variant, "version": game.version, "round": engine.round,
                "to_move": side.value if side else None,
-               "arbiter": [d.to_dict() for d in engine.arbiter], "signs": signs}
+               "arbiter": [d.to_dict() for d in engine.arbiter], "signs": signs,
+               "clock": _clock(state.clock, ms(now)),
+               "absence": _absence(away, game.time_control, now)}
     finally:
         engines.put(game, state)
     return row
 
 
+def _clock(clock: Any, now: int) -> dict[str, Any] | None:
+    """A timed game's clocks now (R36): each side's time left in all (ms), which runs, who is
+    still in the opening turn; None for an untimed game. The console counts the running one
+    down between its polls from ``server_time``."""
+    if clock is None:
+        return None
+    return {"control": str(clock.tc), "label": clock.tc.label(),
+            "left": {side: clock.left(side, now) for side in ("I", "O")},
+            "running": clock.running, "opening": sorted(clock.opening), "server_time": now}
+
+
+def _absence(away: dict[str, Any], time_control: str, now) -> dict[str, Any]:
+    """Each side's absence (R37): ``gone`` ms since every connection of its player closed
+    (None: connected), the game's claim ``limit`` (None: untimed and correspondence games
+    are never claimed) and whether the opponent may claim now."""
+    limit = parse(time_control).absence_ms
+    out: dict[str, Any] = {}
+    for side in ("I", "O"):
+        since = away.get(side)
+        gone = None if since is None else max(0, int((now - since).total_seconds() * 1000))
+        out[side] = {"gone": gone, "limit": limit,
+                     "claimable": gone is not None and limit is not None and gone >= limit}
+    return out
+
+
 def _games(user) -> list[Game]:
+    # R39: the games of the arbiter's events first (the console's first purpose), newest first
     return list(arbiters.arbitrated_games(user).select_related("player_i", "player_o")
-                .order_by("-created")[:MAX_GAMES])
+                .order_by(F("event_pairing__id").desc(nulls_last=True), "-created")[:MAX_GAMES])
+
+
+def _rows(user) -> list[dict[str, Any]]:
+    games = _games(user)
+    away = presence.away_sides(games)
+    return [signs_of(g, away[g.pk]) for g in games]
 
 
 @login_required
 def console(request):
-    games = [signs_of(g) for g in _games(request.user)]
-    return render(request, "registry/arbiter_console.html", {"games": games})
+    return render(request, "registry/arbiter_console.html", {"games": _rows(request.user)})
 
 
 @login_required
 def console_state(request):
-    return JsonResponse({"games": [signs_of(g) for g in _games(request.user)]})
+    return JsonResponse({"games": _rows(request.user)})
 
 
 @login_required

@@ -1,9 +1,10 @@
 """Arbiters (R39): who is appointed, who may act as arbiter on a game, and the audit trail.
 
-An affiliated body appoints site accounts as arbiters of its games (one game now; its events
-when events exist, issue 21); site staff may arbitrate any game outside an event. Players of a
-game never arbitrate it, spectators never can (R39). Appointing and removing are audited, and
-so is every action an arbiter takes (``acted``), with the arbiter's name. The actions
+An affiliated body appoints site accounts as arbiters of its events (``registry.events``:
+the event's arbiters act on every game of the event) or of one game; site staff may arbitrate
+any game outside an event. Players of a game never arbitrate it, spectators never can (R39).
+Appointing and removing are audited, and so is every action an arbiter takes (``acted``),
+with the arbiter's name. The actions
 themselves are commands on the one command path (``play.commands.arbiter``); this module only
 answers *who* and keeps the trail.
 """
@@ -14,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from play.models import Game
@@ -88,27 +89,45 @@ def arbiters_of(game: RegistryGame) -> list[ArbiterAppointment]:
 
 
 def may_arbitrate(live_game: Any, user) -> bool:
-    """R39: whether ``user`` may act as arbiter on ``live_game`` (a ``play.Game``): appointed
-    for it by its body, or site staff; never one of its players, never anyone else."""
+    """R39: whether ``user`` may act as arbiter on ``live_game`` (a ``play.Game``): an arbiter
+    of the game's event, or appointed for the game by its body, or site staff for a game
+    outside any event; never one of its players, never anyone else."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if user.pk in (live_game.player_i_id, live_game.player_o_id):
         return False
-    if user.is_staff:
+    event = _event_of(live_game)
+    if event is not None and get_user_model().objects.filter(pk=user.pk,
+                                                              arbiter_of=event).exists():
+        return True
+    if user.is_staff and event is None:
         return True
     return ArbiterAppointment.objects.filter(
         game__live_id=live_game.pk, user=user, removed=None,
         body_id=_body_of(live_game)).exists()
 
 
+def _event_of(live_game: Any) -> int | None:
+    """The id of the event whose round holds ``live_game`` (R41), or None: a game outside
+    any event. Read through the pairing's relation, so this module needs nothing of the
+    events app but its table."""
+    return (Game.objects.filter(pk=live_game.pk)
+            .values_list("event_pairing__round__event", flat=True).first())
+
+
 def appointed_by(live_game: Any, user, body: AffiliatedBody) -> bool:
-    """Whether ``body`` appointed ``user`` (still in office) for ``live_game``: a body's token
-    may then send that arbiter's decisions (club software acting for its arbiter)."""
-    return (user is not None and user.is_active
-            and user.pk not in (live_game.player_i_id, live_game.player_o_id)
-            and ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
-                                                  removed=None, body=body,
-                                                  game__body=body).exists())
+    """Whether ``body`` appointed ``user`` (still in office) for ``live_game``, or for the
+    event of ``body`` the game belongs to: a body's token may then send that arbiter's
+    decisions (club software acting for its arbiter)."""
+    if user is None or not user.is_active or \
+            user.pk in (live_game.player_i_id, live_game.player_o_id):
+        return False
+    if Game.objects.filter(pk=live_game.pk, event_pairing__round__event__arbiters=user,
+                           event_pairing__round__event__body=body).exists():
+        return True
+    return ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
+                                             removed=None, body=body,
+                                             game__body=body).exists()
 
 
 def _body_of(live_game: Any) -> Any:
@@ -117,15 +136,19 @@ def _body_of(live_game: Any) -> Any:
 
 
 def arbitrated_games(user) -> QuerySet:
-    """The live games ``user`` may arbitrate (staff: every game but their own)."""
+    """The live games ``user`` may arbitrate (``may_arbitrate``): those of the events they
+    arbitrate, those a body appointed them for, and for staff every game outside an event;
+    never their own. The caller orders them (the console: the events' games first)."""
     live = Game.objects.filter(status=Game.LIVE)
     if user is None or not getattr(user, "is_authenticated", False):
         return live.none()
     mine = live.exclude(player_i=user).exclude(player_o=user)
+    allowed = Q(event_pairing__round__event__arbiters=user) | Q(
+        pk__in=ArbiterAppointment.objects.filter(user=user, removed=None)
+        .values("game__live_id"))
     if user.is_staff:
-        return mine
-    return mine.filter(pk__in=ArbiterAppointment.objects.filter(
-        user=user, removed=None).values("game__live_id"))
+        allowed |= Q(event_pairing__isnull=True)
+    return mine.filter(pk__in=mine.filter(allowed).values("pk"))
 
 
 def acted(live_game: Any, user, command: dict[str, Any], version: int,

@@ -3,7 +3,7 @@
 Whoever sends it and however, an arbiter's action is: the sender checked (an arbiter of this
 game, or staff; never a player or a spectator: ``play.ports.Directory.may_arbitrate``), the
 message read as a typed command (``warn``, ``count_as_pass``, ``forfeit``, ``null``,
-``adjourn``, ``resume``: R38, at once, where a player's is an offer), the one
+``add_time``, ``adjourn``, ``resume``: R38, at once, where a player's is an offer), the one
 command path (actor kind arbiter, named by the account, decided by the game's rules, stored,
 then announced), and the audit trail's entry with the arbiter's name. ``annul`` is the
 registry's (R30, ``registry.corrections``), after the game.

@@ -20,3 +20,11 @@ def step_delay() -> float:
 def queue() -> int:
     """Computer turns one worker holds claimed at once (thinking or queued for the pool)."""
     return int(_number("TALU_COMPUTER_QUEUE", 8, 1))
+
+
+def niceness() -> int:
+    """How much lower the pool's processes run than the worker (``os.nice``): a search is
+    CPU-bound for seconds, a person's step needs a few milliseconds of a server's CPU now, so
+    on a busy machine the kernel gives the servers the core first (a wave of computer games
+    thinks more slowly; it never makes human games wait). 0 keeps the worker's priority."""
+    return int(_number("TALU_COMPUTER_NICE", 10, 0))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -34,8 +35,11 @@ from django.utils import timezone
 
 from play.commands.path import Submission, execute_async
 from play.computer import conf, pool
+from play.games import clock
 from play.games.protocol import PlayStep, Resign, computer
 from play.games.talu.search import get_level
+from play.games.talu.search.levels import CLOCK_RESERVE
+from play.games.talu.variants import get_variant
 from play.live import delivery
 from play.models import ComputerGame, Game, GameEvent
 
@@ -61,8 +65,10 @@ def claim(worker: str, limit: int) -> list[int]:
     """Claim up to ``limit`` games where the computer is to move; their ``ComputerGame`` ids."""
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
-    rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE)
-            .select_related("game").order_by("pk")[: limit * 4])
+    # The most urgent clocks first (R36): a wave of computer games queues for the pool, and a
+    # turn's wait there is paid from the computer's clock.
+    rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE).select_related("game")
+            .order_by(F("game__deadline").asc(nulls_last=True), "pk")[: limit * 4])
     claimed: list[int] = []
     for row in rows:
         if len(claimed) >= limit:
@@ -86,7 +92,31 @@ def _load(pk: int, worker: str) -> dict[str, Any] | None:
     events = list(GameEvent.objects.filter(game=game, version__lte=game.version)
                   .order_by("version").values_list("kind", "data"))
     return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
-            "events": [(k, d) for k, d in events], "level": row.level, "side": row.side}
+            "events": [(k, d) for k, d in events], "level": row.level, "side": row.side,
+            "clock": _clock(game)}
+
+
+def _clock(game: Game) -> dict[str, Any]:
+    """What the thinking needs of the computer's clock (R36), none in an untimed game: when
+    its time runs out (the row's deadline, which the worker flags at), the increment it gets
+    back, and the seconds to keep for sending its steps with the animation's pauses."""
+    if game.deadline is None:
+        return {}
+    control = clock.parse(game.time_control)
+    steps = get_variant(game.variant).steps
+    return {"deadline": clock.ms(game.deadline),
+            "increment": float(control.increment) if control.kind == clock.FISCHER else 0.0,
+            "reserve": CLOCK_RESERVE + steps * conf.step_delay()}
+
+
+def step_pause(delay: float, steps: int, deadline: int | None) -> float:
+    """The pause between two of the computer's ``steps``: ``delay``, shortened on a clock so
+    that the animation never takes more than half of what is left beyond the reserve (R36:
+    the steps are on the clock until the turn's last one)."""
+    if deadline is None or steps < 2 or not delay:
+        return delay
+    spare = deadline / 1000 - time.time() - CLOCK_RESERVE
+    return max(0.0, min(delay, spare / (2 * (steps - 1))))
 
 
 def _release(pk: int, worker: str, nodes: int, played: bool) -> None:
@@ -116,7 +146,7 @@ async def play_turn(pk: int, worker: str) -> bool:
             return False
         level = get_level(job["level"])
         result = await pool.think_async(job["variant"], job["events"], level.number,
-                                        level.seconds)
+                                        level.seconds, **job["clock"])
         nodes = result["nodes"]
         actor = computer(job["side"])
         version = job["version"]
@@ -125,7 +155,8 @@ async def play_turn(pk: int, worker: str) -> bool:
             await delivery.announce(job["uuid"], outcome)
             played = outcome.ok
             return played
-        delay = conf.step_delay()
+        delay = step_pause(conf.step_delay(), len(result["steps"]),
+                           job["clock"].get("deadline"))
         for n, step in enumerate(result["steps"]):
             if n and delay:
                 await asyncio.sleep(delay)

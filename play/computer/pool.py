@@ -5,13 +5,15 @@ thread it would hold the GIL from the server's steps. So it runs in a ``ProcessP
 of ``conf.processes()`` processes, started with ``forkserver`` (a clean child, not a fork of a
 process holding database connections and threads) and running ``think`` alone, which imports
 no Django. A wave of computer games waits its turn in the pool's queue; human games' steps
-never wait for it.
+never wait for it. The processes run ``conf.niceness()`` lower than the worker (and the
+servers): on a machine whose cores are all busy the search is what slows down.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
@@ -33,16 +35,18 @@ def executor() -> Executor:
                 _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
             else:
                 _pool = ProcessPoolExecutor(
-                    max_workers=n, mp_context=multiprocessing.get_context("forkserver"))
+                    max_workers=n, mp_context=multiprocessing.get_context("forkserver"),
+                    initializer=os.nice, initargs=(conf.niceness(),))
         return _pool
 
 
 async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
-                      seconds: float | None = None) -> dict[str, Any]:
-    """``think`` in the pool, awaited without blocking the loop."""
+                      seconds: float | None = None, **clock: Any) -> dict[str, Any]:
+    """``think`` in the pool, awaited without blocking the loop; ``clock``: its ``deadline``,
+    ``increment`` and ``reserve`` in a timed game (R36)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(executor(), partial(think, variant, events, level,
-                                                          seconds))
+                                                          seconds, **clock))
 
 
 def shutdown() -> None:

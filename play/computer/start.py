@@ -3,6 +3,12 @@
 Games against the computer are never rated (R47). The game is an ordinary game (records,
 archive, the command path); a ``ComputerGame`` row says which side the computer plays at which
 level. If the computer plays I, the worker is woken so that it opens the game at once.
+
+A game against the computer is untimed or on a live clock (R36: fischer, byoyomi); the computer
+budgets its thinking from its own time left (``search.clock_seconds``) and is flagged by the
+worker like anyone. Correspondence is refused: days per turn against an opponent that answers in
+seconds is only a slower untimed game, and its reminders and "one day left" notices would be
+sent about a game nobody waits on.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import random
 from django.db import transaction
 
 from play.computer.account import computer_user
+from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.games.talu.search import LEVELS
 from play.lifecycle import start_game
@@ -25,17 +32,20 @@ class ComputerGameError(ValueError):
 def play_the_computer(user, variant: str = "standard", level: int = 3, side: str = "random",
                       time_control: str | None = None, rng: random.Random | None = None) -> Game:
     """Start a game of ``user`` against the computer at ``level``; ``side`` is the user's
-    (``I``, ``O`` or ``random``). ``time_control``: a hook for the clocks (issue 20), which
-    will pass it on to ``start_game`` and give the computer's search its share of the clock;
-    refused until then rather than silently ignored."""
+    (``I``, ``O`` or ``random``); ``time_control`` (R36) untimed (the default) or live."""
     if variant not in VARIANT_NAMES:
         raise ComputerGameError(f"unknown variant {variant!r}")
     if not isinstance(level, int) or level not in LEVELS:
         raise ComputerGameError("the computer's level is a number from 1 to 8")
     if side not in ("random", "I", "O"):
         raise ComputerGameError("side must be random, I or O")
-    if time_control:
-        raise ComputerGameError("games against the computer have no clock yet")
+    try:
+        control = clock.parse(time_control or clock.UNTIMED)
+    except clock.TimeControlError as err:
+        raise ComputerGameError(str(err)) from None
+    if control.kind == clock.CORRESPONDENCE:
+        raise ComputerGameError("the computer plays untimed or on a live clock (like 3+2 or "
+                                "10+5), not by correspondence")
     if side == "random":
         side = (rng or random.SystemRandom()).choice(["I", "O"])
     computer = computer_user()
@@ -43,6 +53,7 @@ def play_the_computer(user, variant: str = "standard", level: int = 3, side: str
         raise ComputerGameError("the computer does not play itself here")
     light, dark = (user, computer) if side == "I" else (computer, user)
     with transaction.atomic():
-        game = start_game(light, dark, variant=variant, rated=False)
+        game = start_game(light, dark, variant=variant, rated=False,
+                          time_control=str(control))
         ComputerGame.objects.create(game=game, side="O" if side == "I" else "I", level=level)
     return game

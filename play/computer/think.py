@@ -7,11 +7,14 @@ process boundary and the child never imports Django.
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from typing import Any
 
 from play.games.talu import TaluGame
 from play.games.talu.protocol import apply_event
-from play.games.talu.search import choose_turn
+from play.games.talu.search import choose_turn, clock_seconds, get_level
+from play.games.talu.search.levels import CLOCK_RESERVE
 
 
 def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
@@ -23,13 +26,24 @@ def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
 
 
 def think(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
-          seconds: float | None = None, seed: int | None = None) -> dict[str, Any]:
+          seconds: float | None = None, seed: int | None = None, deadline: int | None = None,
+          increment: float = 0.0, reserve: float = CLOCK_RESERVE) -> dict[str, Any]:
     """The computer's turn for the side to move after ``events``: the step dicts to send in
-    order, whether to resign instead, and what the search spent."""
+    order, whether to resign instead, and what the search spent.
+
+    On a clock (R36) ``deadline`` is when the computer's time runs out (ms since the epoch,
+    the game row's): the thinking time is the clock's share (``clock_seconds``, with
+    ``seconds`` or the level's as the ceiling) of what is left *now*, when the pool starts
+    the search, so a wait in the pool's queue is paid from the share, not from the clock."""
     game = replay(variant, events)
     if game.outcome is not None:
         return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
     side = game.side_to_move.value
+    if deadline is not None:
+        lv = get_level(level)
+        ceiling = lv if seconds is None else replace(lv, seconds=seconds)
+        left = (deadline - time.time() * 1000) / 1000
+        seconds = clock_seconds(ceiling, left, increment, reserve)
     choice = choose_turn(game, level, seed=seed, seconds=seconds)
     return {"steps": [s.to_dict() for s in choice.steps], "resign": choice.resign,
             "nodes": choice.nodes, "side": side, "score": choice.score,

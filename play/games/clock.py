@@ -44,6 +44,10 @@ INCREMENT_RANGE = (0, 180)  # seconds per turn
 PERIODS_RANGE = (1, 10)
 PERIOD_RANGE = (5, 300)  # seconds per period
 DAYS_RANGE = (1, 14)  # R36
+# R39 ``add_time``: the most an arbiter adds to one clock at once (more is a typing slip, not a
+# decision): an hour to a live clock, the longest turn (14 days) to a correspondence one.
+ADD_LIVE_MAX = 3600  # seconds
+ADD_CORRESPONDENCE_MAX = DAYS_RANGE[1] * 86_400  # seconds
 
 
 class TimeControlError(ValueError):
@@ -184,6 +188,39 @@ def time_label(text: str) -> str:
         return text
 
 
+def addition_limit(tc: TimeControl) -> int:
+    """The most seconds an arbiter may add to one clock of a game of control ``tc`` at once
+    (R39 ``add_time``); 0 for an untimed game, which has no clock."""
+    if not tc.timed:
+        return 0
+    return ADD_CORRESPONDENCE_MAX if tc.kind == CORRESPONDENCE else ADD_LIVE_MAX
+
+
+def check_addition(tc: TimeControl, seconds: Any) -> int:
+    """``seconds`` as an arbiter's addition to a clock of control ``tc`` (R39 ``add_time``), or
+    ``TimeControlError`` saying what is wrong: no clock, not a whole number, zero or less, or
+    more than ``addition_limit``."""
+    limit = addition_limit(tc)
+    if limit == 0:
+        raise TimeControlError("this game is untimed: there is no clock to add time to")
+    if isinstance(seconds, bool) or not isinstance(seconds, int):
+        raise TimeControlError(f"the time to add is a whole number of seconds, not {seconds!r}")
+    if not 1 <= seconds <= limit:
+        raise TimeControlError(f"the time to add is 1 to {limit} seconds "
+                               f"({amount_text(limit)}), not {seconds}")
+    return seconds
+
+
+def amount_text(seconds: int) -> str:
+    """An amount of time in words, as the board shows an addition: "2 minutes", "90 seconds",
+    "1 hour", "3 days"; the largest unit that divides it."""
+    for unit, size in (("day", 86_400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 def ms(at: datetime) -> int:
     """Milliseconds since the epoch of an aware datetime (the unit of every clock time)."""
     return int(at.timestamp() * 1000)
@@ -202,7 +239,8 @@ class Clock:
     """Both sides' clocks of one game: the time each has left, which one runs and since when.
 
     Mutable, like the game state it belongs to (``play.games.talu.protocol.TaluState``), and
-    changed only by ``end_turn``, ``stop`` and ``resume``, each given the time it happens at.
+    changed only by ``end_turn``, ``stop``, ``resume`` and an arbiter's ``add`` (R39), each
+    given the time it happens at (``add`` needs none: it moves the budget, not the running).
     ``remaining`` is each side's time as of the start of the running turn (the running side's
     is what it had when its turn began); ``left`` gives it at any moment.
     """
@@ -284,7 +322,10 @@ class Clock:
                 over = used - main
                 self.remaining[side] = 0
                 self.periods[side] = max(0, self.periods[side] - over // (tc.period * SECOND))
-        # correspondence: unused time is not carried over; the next turn has the days again
+        elif tc.kind == CORRESPONDENCE:
+            # unused time is not carried over; the next turn has the days again (and time an
+            # arbiter added, R39, was for this turn only)
+            self.remaining[side] = tc.days * DAY
         self.running, self.since = _other(side), at
 
     def stop(self, at: int, flagged: str | None = None) -> None:
@@ -305,6 +346,33 @@ class Clock:
             self.periods[flagged] = 0
         self.running = None
         self.since = at
+
+    def refuse_addition(self, side: str, amount: int, now: int | None) -> str:
+        """Why an arbiter may not add ``amount`` ms to ``side``'s clock at ``now`` (R39), in
+        words; "" when they may. A side in its opening turn has the fixed opening limit
+        (R36), not its main time; a running clock already out at ``now`` is the flag's (R37:
+        the worker flags it); a fischer clock never holds more than its cap."""
+        if side in self.opening:
+            return (f"{side} has not completed its opening turn: its opening limit "
+                    f"({amount_text(self.tc.opening_ms // SECOND)}) is fixed (R36); add time "
+                    "once it has")
+        if now is not None and side == self.running and self.out(now):
+            return f"{side}'s time has run out: the game is lost on time (R37)"
+        cap = self.tc.cap
+        if cap is not None:
+            held = self.left(side, now) if now is not None else self.budget(side)
+            if held + amount > cap * SECOND:
+                room = max(0, cap * SECOND - held) // SECOND
+                return (f"a clock of this game holds at most {amount_text(cap)} (its cap, R36): "
+                        f"at most {room} seconds can be added to {side}'s now")
+        return ""
+
+    def add(self, side: str, amount: int) -> None:
+        """An arbiter adds ``amount`` ms to ``side``'s clock (R39 ``add_time``): to its main
+        time, so a running clock's deadline moves by as much. In correspondence it is extra
+        time for the side's current (or next) turn only: ``end_turn`` gives the next turn
+        the days again."""
+        self.remaining[side] += amount
 
     def resume(self, side: str, at: int) -> None:
         """``side``'s clock runs again from ``at`` (after an adjournment)."""

@@ -154,10 +154,25 @@ class DeclareNull(Command):
         return {"type": self.TYPE, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class AddTime(Command):
+    """R39 ``add_time``: ``seconds`` added to ``side``'s clock of a timed game (R36), by the
+    arbiter's decision; a running clock's deadline moves with it."""
+
+    TYPE: ClassVar[str] = "add_time"
+    side: str
+    seconds: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "side": self.side, "seconds": self.seconds,
+                "reason": self.reason}
+
+
 #: The arbiter's commands on a game in play (R39): those only an arbiter sends, and with them
 #: ``adjourn`` and ``resume`` (R38), which a player sends too (as an offer) but an arbiter
 #: decides at once. ``annul`` is the registry's (R30), after the game.
-ARBITER_ONLY = ("warn", "count_as_pass", "forfeit", "null")
+ARBITER_ONLY = ("warn", "count_as_pass", "forfeit", "null", "add_time")
 ARBITER_COMMANDS = (*ARBITER_ONLY, "adjourn", "resume")
 
 
@@ -230,7 +245,7 @@ class Resume(Command):
 
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (
     PlayStep, Resign, Warn, CountAsPass, Forfeit, DeclareNull, Announce, Flag, ClaimAbsence,
-    Adjourn, Resume)}
+    Adjourn, Resume, AddTime)}
 
 
 def _reason(data: dict[str, Any], what: str) -> str:
@@ -311,6 +326,12 @@ def command_from_json(data: Any) -> Command:
         return Forfeit(_side(data, "a forfeit"), _reason(data, "a forfeit"))
     if cls is DeclareNull:
         return DeclareNull(_reason(data, "a null game"))
+    if cls is AddTime:
+        seconds = data.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int):
+            raise BadCommand(f"add_time names the seconds to add, a whole number ('seconds'), "
+                             f"not {seconds!r}")
+        return AddTime(_side(data, "add_time"), seconds, _reason(data, "add_time"))
     message = data.get("message")
     if not isinstance(message, str):
         raise BadCommand("an announcement needs a 'message'")

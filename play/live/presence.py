@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from play import conf, gameview
@@ -212,12 +212,32 @@ def away_since(game: Game, side: str):
     A process killed with the player's sockets leaves stale rows and no ``away`` mark: the
     absence then counts from their last heartbeat; a player who never connected, from the
     game's start."""
-    if _present(game.pk, side):
-        return None
-    mark = getattr(game, _AWAY[side])
-    if mark is not None:
-        return mark
-    last = (Watcher.objects.filter(game_id=game.pk, side=side).order_by("-seen")
-            .values_list("seen", flat=True).first())
-    return last or game.created
+    return away_sides([game])[game.pk][side]
+
+
+def away_sides(games: list[Game]) -> dict[int, dict[str, Any]]:
+    """``away_since`` of both sides of every game in ``games`` (by the game's pk), in at most
+    two queries whatever their number: the arbiter's console shows each game's absences
+    (R37) and refreshes them every few seconds."""
+    pks = [g.pk for g in games]
+    present = set(Watcher.objects.filter(game_id__in=pks, side__in=("I", "O"),
+                                         seen__gte=_stale_cutoff())
+                  .values_list("game_id", "side"))
+    out: dict[int, dict[str, Any]] = {}
+    unmarked: list[tuple[Game, str]] = []
+    for g in games:
+        out[g.pk] = {}
+        for side in ("I", "O"):
+            mark = None if (g.pk, side) in present else getattr(g, _AWAY[side])
+            out[g.pk][side] = mark
+            if mark is None and (g.pk, side) not in present:
+                unmarked.append((g, side))
+    if unmarked:
+        last = {(row["game_id"], row["side"]): row["last"] for row in
+                Watcher.objects.filter(game_id__in={g.pk for g, _ in unmarked},
+                                       side__in=("I", "O"))
+                .values("game_id", "side").annotate(last=Max("seen"))}
+        for g, side in unmarked:
+            out[g.pk][side] = last.get((g.pk, side)) or g.created
+    return out
 

@@ -12,9 +12,10 @@ from urllib.parse import parse_qs
 
 import orjson
 
+# The last five are an arbiter's only (R39, ``play.games.protocol.ARBITER_ONLY``).
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
                 "adjourn", "resume", "probe", "ping",
-                "warn", "count_as_pass", "forfeit", "null")  # the last four: an arbiter's
+                "warn", "count_as_pass", "forfeit", "null", "add_time")
 
 
 class WireError(ValueError):

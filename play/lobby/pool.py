@@ -7,6 +7,14 @@ by a conditional update of its wave number, so two workers never run the same wa
 waiting players with the pure core (``play.lobby.pool_pairing``), and for each pair flips both
 rows from waiting to paired in one conditional update before the game starts (a player who
 left in between, or was paired by another worker, is simply not there: the pair is skipped).
+
+Two kinds of wave (R47): the *regular* wave, every ``TALU_POOL_WAVE`` seconds (or at once when
+the pool is large), after which everyone left waiting has waited one wave more and their range
+widens; and the *early* wave, run as soon as two waiting players accept each other (a join
+that finds someone in its range wakes the workers, :func:`wants_wave_now`): it pairs whoever
+can be paired now and widens nobody, so a pair never waits out the interval (the join-to-game
+benchmark, ``benchmarks/bench_matchmaking.py``, measured that wait: seconds at 100 joins a
+minute) while the widening keeps the interval's beat.
 """
 
 from __future__ import annotations
@@ -129,10 +137,16 @@ def leave(user) -> bool:
     return bool(PoolEntry.objects.filter(user=user, status=PoolEntry.WAITING).delete()[0])
 
 
-def is_large(pool_id: int) -> bool:
-    """Whether the pool is large enough for a wave at once (R47)."""
-    return PoolEntry.objects.filter(pool_id=pool_id, status=PoolEntry.WAITING).count() >= (
-        conf.pool_large())
+def wants_wave_now(entry: PoolEntry) -> bool:
+    """Whether ``entry``'s join calls for a wave at once (the caller wakes the workers): its
+    pool is large, or someone waiting there accepts the joiner and the joiner them (R47: the
+    pair need not wait for the next regular wave)."""
+    if entry.status != PoolEntry.WAITING:
+        return False  # it took a fitting challenge: its game has started
+    others = list(PoolEntry.objects.filter(pool_id=entry.pool_id, status=PoolEntry.WAITING)
+                  .exclude(pk=entry.pk))
+    return (len(others) + 1 >= conf.pool_large()
+            or in_range(seeker_of(entry), [seeker_of(o) for o in others]) > 0)
 
 
 def seeker_of(entry: PoolEntry) -> Seeker:
@@ -219,10 +233,13 @@ class Pairing:
     users: tuple[int, int]
 
 
-def _claim_wave(pool: Pool, now: datetime) -> bool:
-    """This worker's claim on the pool's next wave (a conditional update: one winner)."""
+def _claim_wave(pool: Pool, now: datetime | None) -> bool:
+    """This worker's claim on the pool's next wave (a conditional update: one winner). ``now``
+    is the regular wave's time (the next is due ``TALU_POOL_WAVE`` after it); None for an early
+    wave, which leaves the regular waves' time as it was."""
+    stamp = {} if now is None else {"wave_at": now}
     return bool(Pool.objects.filter(pk=pool.pk, wave=pool.wave).update(
-        wave=pool.wave + 1, wave_at=now))
+        wave=pool.wave + 1, **stamp))
 
 
 def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
@@ -249,20 +266,29 @@ def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
 
 
 def run_wave(pool: Pool, now: datetime | None = None, rng: random.Random | None = None,
-             waited: list[int] | None = None) -> list[Pairing] | None:
+             waited: list[int] | None = None, regular: bool = True) -> list[Pairing] | None:
     """One wave of ``pool`` (R47), if this caller wins its claim (None when another did).
-    The players left waiting have waited one more wave."""
+    After a regular wave the players left waiting have waited one more wave (their range
+    widens); an early one (``regular=False``) pairs those who can be paired now, claims the
+    wave only when there is such a pair, and widens nobody."""
     now = now or timezone.now()
-    if not _claim_wave(pool, now):
+    if regular and not _claim_wave(pool, now):
         return None
     rng = rng or random.SystemRandom()
     entries = list(PoolEntry.objects.filter(pool=pool, status=PoolEntry.WAITING))
     wave = pair_wave([seeker_of(e) for e in entries])
+    if not regular:
+        if not wave.pairs:
+            return []  # nobody can be paired now: no wave, nothing claimed
+        if not _claim_wave(pool, None):
+            return None
     started = []
     for a, b in wave.pairs:
         game = _start(pool, int(a), int(b), rng)
         if game is not None:
             started.append(Pairing(str(game.uuid), (int(a), int(b))))
+    if not regular:
+        return started
     paired = {u for p in started for u in p.users}
     if waited is not None:
         waited.extend(e.user_id for e in entries if e.user_id not in paired)
@@ -271,22 +297,35 @@ def run_wave(pool: Pool, now: datetime | None = None, rng: random.Random | None 
     return started
 
 
-def due_pools(now: datetime | None = None) -> list[Pool]:
-    """Pools with players waiting whose wave is due: ``TALU_POOL_WAVE`` seconds after their
-    last, or at once when large (R47). A player alone waits waves too: their range widens."""
-    now = now or timezone.now()
+def _waiting_pools() -> list[Pool]:
+    """The pools with players waiting, each with ``n``, how many."""
+    return list(Pool.objects.filter(entries__status=PoolEntry.WAITING)
+                .annotate(n=Count("entries")).distinct())
+
+
+def _is_due(pool: Pool, now: datetime) -> bool:
     since = now - timedelta(seconds=conf.pool_wave())
-    waiting = (Pool.objects.filter(entries__status=PoolEntry.WAITING)
-               .annotate(n=Count("entries")).distinct())
-    return [p for p in waiting
-            if (p.wave_at is None or p.wave_at <= since or p.n >= conf.pool_large())]
+    return pool.wave_at is None or pool.wave_at <= since or pool.n >= conf.pool_large()
+
+
+def due_pools(now: datetime | None = None) -> list[Pool]:
+    """Pools with players waiting whose regular wave is due: ``TALU_POOL_WAVE`` seconds after
+    their last, or at once when large (R47). A player alone waits waves too: their range
+    widens."""
+    now = now or timezone.now()
+    return [p for p in _waiting_pools() if _is_due(p, now)]
 
 
 def run_due_waves(now: datetime | None = None,
                   waited: list[int] | None = None) -> list[Pairing]:
-    """Every due wave this caller wins; the games they started (and in ``waited`` the
-    accounts left waiting, whose range has just widened)."""
+    """Every due regular wave this caller wins, and an early wave of every other pool where
+    two waiting players accept each other; the games they started (and in ``waited`` the
+    accounts left waiting by a regular wave, whose range has just widened)."""
+    now = now or timezone.now()
     started: list[Pairing] = []
-    for pool in due_pools(now):
-        started.extend(run_wave(pool, now, waited=waited) or [])
+    for pool in _waiting_pools():
+        if _is_due(pool, now):
+            started.extend(run_wave(pool, now, waited=waited) or [])
+        elif pool.n >= 2:
+            started.extend(run_wave(pool, now, regular=False) or [])
     return started

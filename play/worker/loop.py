@@ -9,6 +9,10 @@ costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls.
 The database work runs on threads (``sync_to_async``), never on the loop; after a job the
 loop announces its result to the game's sockets (the archived game's records and rating
 changes, ``delivery.announce_archived``).
+
+Three jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving, the
+computer's turns), the clock's (flags at their deadline, R37) and the pools' waves (R47), so
+that neither a flag nor a pairing waits behind an archive's signatures.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import logging
 import os
 import socket
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -168,6 +173,7 @@ class Worker:
         self.noticed_at = 0.0  # loop time of the last round of notices
         self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
         self.clock_wake = asyncio.Event()
+        self.pool_wake = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -183,29 +189,30 @@ class Worker:
             await sync_to_async(warm_up, thread_sensitive=False)()
         except Exception:  # pragma: no cover - the same code runs for every command
             log.warning("worker warm-up failed", exc_info=True)
-        clock = asyncio.ensure_future(self._clock_loop())
+        clock = asyncio.ensure_future(self._job(self.clock_wake, self.clock_round, self._sleep))
+        # The pools' waves beside both: a pairing never waits behind an archive either (R47).
+        pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
+                                                conf.worker_poll))
         try:
-            while True:
-                self.wake.clear()
-                await self.round()
-                try:
-                    async with asyncio.timeout(conf.worker_poll()):
-                        await self.wake.wait()
-                except TimeoutError:
-                    pass
+            await self._job(self.wake, self.round, conf.worker_poll)
         finally:
             clock.cancel()
+            pools.cancel()
             if listener is not None:
                 listener.cancel()
 
-    async def _clock_loop(self) -> None:
-        """Flag due games, then sleep until the next deadline (or a wake, or the poll)."""
+    @staticmethod
+    async def _job(wake: asyncio.Event, run: Callable[[], Awaitable[Any]],
+                   sleep: Callable[[], float]) -> None:
+        """Run one job, then sleep until ``wake`` is set (``worker.wake``: a game ended, a
+        join found a partner) or ``sleep()`` seconds pass (the poll; for the clock, its next
+        deadline); again, until cancelled."""
         while True:
-            self.clock_wake.clear()
-            await self.clock_round()
+            wake.clear()
+            await run()
             try:
-                async with asyncio.timeout(self._sleep()):
-                    await self.clock_wake.wait()
+                async with asyncio.timeout(sleep()):
+                    await wake.wait()
             except TimeoutError:
                 pass
 
@@ -257,17 +264,8 @@ class Worker:
             return
         for game_uuid, meta in done:
             await announce_archived(game_uuid, meta)
-        waited: list[int] = []
-        try:
-            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
-        except Exception:  # the database away: the pools wait for the next round
-            log.warning("worker: the pool's waves failed", exc_info=True)
-            pairings = []
-        for pairing in pairings:
-            await announce_pairing(pairing)
-        if pairings or done:  # live games and pool counts changed (play.live.lobby)
+        if done:  # live games changed (play.live.lobby)
             await lobby_live.notify()
-        await lobby_live.notify_users(waited)
         try:
             await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
         except Exception:
@@ -289,6 +287,21 @@ class Worker:
             except OSError as err:
                 log.warning("worker: cannot touch %s (%s)", alive, err)
 
+    async def pool_round(self) -> None:
+        """The pools' due waves once (R47): each pairing announced to both players, the lobby
+        told, the players a regular wave left waiting told their range widened."""
+        waited: list[int] = []
+        try:
+            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
+        except Exception:  # the database away: the pools wait for the next round
+            log.warning("worker: the pool's waves failed", exc_info=True)
+            return
+        for pairing in pairings:
+            await announce_pairing(pairing)
+        if pairings:  # live games and pool counts changed (play.live.lobby)
+            await lobby_live.notify()
+        await lobby_live.notify_users(waited)
+
     async def _listen(self, layer, channel: str) -> None:
         delay = 0.2
         while True:
@@ -306,6 +319,7 @@ class Worker:
                 self.wake.set()
                 if message.get("clock", True):
                     self.clock_wake.set()
+                self.pool_wake.set()
 
 
 _embedded: dict[int, asyncio.Task] = {}

@@ -6,9 +6,10 @@
 * ``POST /games/<id>/arbiter/``: an action of the arbiter logged in (session or basic auth),
   or sent with the game's body token for an arbiter that body appointed (``arbiter``: the
   account; an arbiter is a person, R39, and the record names them): ``warn``,
-  ``count_as_pass``, ``forfeit``, ``null`` on a game in play, through the one command path
+  ``count_as_pass``, ``forfeit``, ``null``, ``adjourn``, ``resume`` (R38) and ``add_time``
+  (R39, R36: ``seconds`` to ``side``'s clock) on a game in play, through the one command path
   (``play.commands.arbiter``); ``annul`` after the game, through the R30 cascade
-  (``registry.corrections``). ``adjourn``, ``resume`` and ``add_time`` come with the clocks.
+  (``registry.corrections``).
 """
 
 from __future__ import annotations
@@ -53,10 +54,16 @@ class ActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=ACTIONS)
     reason = serializers.CharField(max_length=500, help_text="Why, in words (R39).")
     side = serializers.ChoiceField(choices=["I", "O"], required=False,
-                                   help_text="warn, forfeit: the side; count_as_pass: "
+                                   help_text="warn, forfeit: the side; add_time: the side "
+                                             "whose clock gets the time; count_as_pass: "
                                              "optional, the side that played the turn.")
     turn = serializers.CharField(max_length=12, required=False,
                                  help_text="count_as_pass: a turn already played, '014 O'.")
+    seconds = serializers.IntegerField(required=False,
+                                       help_text="add_time: the seconds to add to the side's "
+                                                 "clock (a timed game; at most an hour to a "
+                                                 "live clock, 14 days to a correspondence "
+                                                 "one).")
     arbiter = serializers.CharField(max_length=150, required=False,
                                     help_text="With a body token only: the username of the "
                                               "arbiter the body appointed, acting.")
@@ -157,8 +164,8 @@ class GameArbiterAction(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        summary="Act as arbiter: warn, count_as_pass, forfeit, null, adjourn, resume (in play) "
-                "or annul (after)",
+        summary="Act as arbiter: warn, count_as_pass, forfeit, null, adjourn, resume, add_time "
+                "(in play) or annul (after)",
         request=ActionSerializer,
         responses={200: ActionResultSerializer, 400: ERROR, 401: ERROR, 403: ERROR,
                    404: ERROR, 409: ERROR})
@@ -183,7 +190,7 @@ class GameArbiterAction(APIView):
         if action == "annul":
             return self._annul(game, user, body, data["reason"])
         message = {"type": action, "reason": data["reason"]}
-        for key in ("side", "turn"):
+        for key in ("side", "turn", "seconds"):
             if key in data:
                 message[key] = data[key]
         if "at" in data:  # R38: an aware datetime (DRF's), as the protocol's ms

@@ -99,7 +99,7 @@ class MyPairing(APIView):
             raise exceptions.Throttled(detail=str(err)) from None
         except pool.PoolError as err:
             raise exceptions.ValidationError({"non_field_errors": [str(err)]}) from None
-        if pool.is_large(entry.pool_id):
+        if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
             async_to_sync(wake_worker)()
         async_to_sync(lobby_live.notify)()
         return Response(pool.state(request.user), status=status.HTTP_201_CREATED)

@@ -329,9 +329,7 @@ def _start(event: Event, rnd: Round) -> bool:
                                  "be played online: enter its result first", "conflict")
             try:
                 game = start_game(p.white.player.user, p.black.player.user,
-                                  variant=event.variant, rated=event.rated,
-                                  auto_warn=event.auto_arbiter == "warn",
-                                  time_control=event.time_control, in_event=True)
+                                  **game_settings(event))
             except StartError as err:  # an event announced before controls were checked
                 raise EventError(f"the round cannot start: {err}", "conflict") from None
             _event_model(game, event)
@@ -344,6 +342,17 @@ def _start(event: Event, rnd: Round) -> bool:
 
         transaction.on_commit(lambda: announce_started(started, event.name, rnd.number))
     return True
+
+
+def game_settings(event: Event) -> dict:
+    """What the event fixes of every game it starts (R41), as ``start_game``'s arguments:
+    its variant, rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
+    game's players are warned automatically, as in casual games; ``off``, nothing is
+    automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
+    return {"variant": event.variant, "rated": event.rated,
+            "auto_warn": event.auto_arbiter == "warn",
+            # R36: its clocks; R41: a missed opening turn is an unplayed loss, not an abort
+            "time_control": event.time_control, "in_event": True}
 
 
 def _event_model(game, event: Event) -> None:

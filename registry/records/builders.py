@@ -158,6 +158,8 @@ def _arbiter_item(raw: Any) -> dict[str, Any]:
         item["reason"] = raw["reason"]
     if raw.get("at"):
         item["at"] = raw["at"]
+    if raw.get("seconds"):  # R39 add_time
+        item["seconds"] = raw["seconds"]
     return item
 
 

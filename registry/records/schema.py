@@ -431,7 +431,9 @@ class _Checker:
             where = join_path(path, i)
             # ``at`` (issue 26): when a count_as_pass was decided after the end of the turn it
             # names, the last turn played then (optional beside R34's keys, hashed like them).
-            if not self.fields(item, where, ("turn", "action"), ("side", "reason", "at")):
+            # ``seconds``: R39's add_time, the time added to ``side``'s clock (a whole number).
+            if not self.fields(item, where, ("turn", "action"),
+                               ("side", "reason", "at", "seconds")):
                 continue
             for key in ("turn", "at"):
                 if key in item:
@@ -446,6 +448,20 @@ class _Checker:
                              f"(expected one of {', '.join(ARBITER_ACTIONS)})")
             if "side" in item and side_of(item["side"]) is None:
                 self.add(join_path(where, "side"), f"expected I or O, got {describe(item['side'])}")
+            if item.get("action") == "add_time":
+                for key in ("side", "seconds"):
+                    if key not in item:
+                        self.add(join_path(where, key), "missing (add_time names the side and "
+                                 "the seconds added to its clock, R39)")
+            if "seconds" in item:
+                seconds = item["seconds"]
+                if item.get("action") != "add_time":
+                    self.add(join_path(where, "seconds"), "only an add_time item has seconds")
+                elif isinstance(seconds, bool) or not isinstance(seconds, int) \
+                        or not 0 < seconds <= MAX_JSON_INT:
+                    self.add(join_path(where, "seconds"),
+                             f"expected a whole number of seconds above 0, got "
+                             f"{describe(seconds)}")
             if "reason" in item:
                 self.string(item["reason"], join_path(where, "reason"), single_line=False)
 

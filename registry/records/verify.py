@@ -235,6 +235,8 @@ def _arbiter_decisions(session: Mapping[str, Any]) -> list[dict[str, Any]]:
             item["reason"] = raw["reason"]
         if raw.get("at"):
             item["at"] = raw["at"]
+        if raw.get("seconds"):  # R39 add_time
+            item["seconds"] = raw["seconds"]
         out.append(item)
     return out
 

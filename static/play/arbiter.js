@@ -23,6 +23,7 @@
     out.push("R13 stalls: " + (s.stalls.length ? s.stalls.map(function (x) {
       return esc(x.turn) + " repeats " + esc(x.repeats);
     }).join("; ") : "none"));
+    if (g.absence) out.push("R37 absence: " + absenceHtml(g.absence, performance.now()).replace(/<br>/g, " · "));
     if (s.turns.length) {
       out.push("Last turns: " + s.turns.map(function (t) {
         return esc(t.turn) + (t.counts_as_pass ? " (pass)" : "");
@@ -32,33 +33,81 @@
   }
 
   // ------------------------------------------------------------------------------ console
+  var T = window.Talu || {};
+  var SIDE_WORDS = {I: "light", O: "dark"};
+  // R36: each side's time left, the running one counted down from the poll's server time.
+  function clocksHtml(c, since) {
+    if (!c) return "untimed";
+    return esc(c.label) + "<br>" + ["I", "O"].map(function (side) {
+      var left = c.left[side];
+      if (c.running === side) left = Math.max(0, left - (performance.now() - since));
+      var text = T.clockText ? T.clockText(left, c.control) : Math.ceil(left / 1000) + " s";
+      if (c.opening.indexOf(side) >= 0) text = "first turn " + text;
+      var low = left < (c.control.indexOf("correspondence") === 0 ? 86400000 : 10000);
+      return '<span class="' + (c.running === side ? "clock-running" : "") + (low ? " sign-hot" : "") +
+        '" data-clock-of="' + side + '">' + side + " " + text + (c.running === side ? " ▸" : "") + "</span>";
+    }).join("<br>");
+  }
+  // R37: who is gone, for how long, and whether the opponent may claim the game now.
+  function absenceHtml(a, since) {
+    var out = ["I", "O"].map(function (side) {
+      var x = a[side];
+      if (x.gone === null) return "";
+      var gone = x.gone + (performance.now() - since), secs = Math.floor(gone / 1000);
+      var words = secs < 120 ? secs + " s" : Math.floor(secs / 60) + " min";
+      var claim = x.limit !== null && gone >= x.limit;
+      return (claim ? '<strong class="sign-hot">' : "<span>") + SIDE_WORDS[side] + " gone " + words +
+        (claim ? " · claimable" : x.limit !== null ? " (claim after " + Math.round(x.limit / 1000) + " s)" : "") +
+        (claim ? "</strong>" : "</span>");
+    }).filter(Boolean);
+    return out.length ? out.join("<br>") : "both connected";
+  }
   var consoleEl = $("arbiter-console");
   if (consoleEl) {
+    var games = null, fetched = 0;
+    var render = function () {
+      var body = $("console-games");
+      if (!games) return;
+      if (!games.length) {
+        body.innerHTML = '<tr class="empty"><td colspan="8">No live game to arbitrate.</td></tr>';
+        return;
+      }
+      body.innerHTML = games.map(function (g) {
+        var s = g.signs;
+        return '<tr data-game="' + g.id + '"><td><a href="' + g.url + '">' + esc(g.I) + " – " + esc(g.O) +
+          "</a><br><small>" + esc(g.variant) + "</small></td><td>" + g.round +
+          (g.to_move ? " · " + g.to_move + " to move" : "") + '</td><td class="console-clocks">' +
+          clocksHtml(g.clock, fetched) + '</td><td class="console-absence">' + absenceHtml(g.absence, fetched) + "</td><td>" +
+          (s.flagged ? '<strong class="sign-hot">flagged</strong><br>' : "") + "I " + s.non_engaging_run.I +
+          " · O " + s.non_engaging_run.O + (s.warned.length ? "<br>warned: " + s.warned.join(", ") : "") +
+          "</td><td>I " + s.passes_in_a_row.I + "/3 · O " + s.passes_in_a_row.O + "/3 · game " +
+          s.game_passes_in_a_row + "/3</td><td>" + (s.stalls.length ? s.stalls.map(function (x) {
+            return esc(x.turn) + " repeats " + esc(x.repeats);
+          }).join("<br>") : "–") + "</td><td>" + g.arbiter.length + "</td></tr>";
+      }).join("");
+    };
     var poll = function () {
       fetch(consoleEl.dataset.state, {credentials: "same-origin"}).then(function (r) {
         return r.ok ? r.json() : null;
       }).then(function (data) {
         if (!data) return;
-        var body = $("console-games");
-        if (!data.games.length) {
-          body.innerHTML = '<tr class="empty"><td colspan="6">No live game to arbitrate.</td></tr>';
-          return;
-        }
-        body.innerHTML = data.games.map(function (g) {
-          var s = g.signs;
-          return '<tr data-game="' + g.id + '"><td><a href="' + g.url + '">' + esc(g.I) + " – " + esc(g.O) +
-            "</a><br><small>" + esc(g.variant) + "</small></td><td>" + g.round +
-            (g.to_move ? " · " + g.to_move + " to move" : "") + "</td><td>" +
-            (s.flagged ? '<strong class="sign-hot">flagged</strong><br>' : "") + "I " + s.non_engaging_run.I +
-            " · O " + s.non_engaging_run.O + (s.warned.length ? "<br>warned: " + s.warned.join(", ") : "") +
-            "</td><td>I " + s.passes_in_a_row.I + "/3 · O " + s.passes_in_a_row.O + "/3 · game " +
-            s.game_passes_in_a_row + "/3</td><td>" + (s.stalls.length ? s.stalls.map(function (x) {
-              return esc(x.turn) + " repeats " + esc(x.repeats);
-            }).join("<br>") : "–") + "</td><td>" + g.arbiter.length + "</td></tr>";
-        }).join("");
+        games = data.games;
+        fetched = performance.now();
+        render();
       }).catch(function () {});
     };
+    poll();
     setInterval(poll, 3000);
+    // the running clocks and the absences tick between polls (their cells only: a full
+    // render would take the focus from a link)
+    setInterval(function () {
+      (games || []).forEach(function (g) {
+        var row = consoleEl.querySelector('tr[data-game="' + g.id + '"]');
+        if (!row) return;
+        row.querySelector(".console-clocks").innerHTML = clocksHtml(g.clock, fetched);
+        row.querySelector(".console-absence").innerHTML = absenceHtml(g.absence, fetched);
+      });
+    }, 1000);
   }
 
   // ---------------------------------------------------------------------- the game page
@@ -120,6 +169,15 @@
     // R38: a resumption at a set time (the field is the arbiter's local time)
     var at = $("arb-resume-at") && $("arb-resume-at").value;
     if (action === "resume" && at) msg.at = new Date(at).getTime();
+    if (action === "add_time") {  // R39: seconds to the side's clock (the server checks them)
+      msg.side = side;
+      msg.seconds = Number($("arb-seconds").value);
+      if (!Number.isInteger(msg.seconds) || msg.seconds < 1) {
+        say("Add time needs the seconds to add, a whole number above 0.", true);
+        $("arb-seconds").focus();
+        return;
+      }
+    }
     say("Sending…");
     window.taluSend(msg);
   });

@@ -286,17 +286,6 @@
     if (c.running === side) left -= Math.max(0, serverNow() - c.since);
     return Math.max(0, left);
   }
-  function clockText(ms, c) {
-    if (ms >= 86400000) {
-      var d = Math.floor(ms / 86400000), h = Math.floor(ms % 86400000 / 3600000);
-      return d + "d " + h + "h";
-    }
-    var t = Math.ceil(ms / 1000);
-    if (ms < 10000 && c.control.indexOf("correspondence") !== 0) return (ms / 1000).toFixed(1);
-    var hh = Math.floor(t / 3600), mm = Math.floor(t % 3600 / 60), ss = t % 60;
-    var two = function (n) { return (n < 10 ? "0" : "") + n; };
-    return (hh ? hh + ":" + two(mm) : mm) + ":" + two(ss);
-  }
   function tickClocks() {
     var s = st.state, c = s && s.clock;
     if (!c) return;
@@ -304,7 +293,7 @@
     document.querySelectorAll("[data-clock]").forEach(function (el) {
       var side = el.dataset.clock, left = timeLeft(c, side);
       var opening = c.opening.indexOf(side) >= 0;
-      var text = clockText(left, c);
+      var text = T.clockText(left, c.control);
       if (opening && c.running === side) text = "first turn " + text;
       if (c.periods && !opening && c.main[side] === 0) text += " · " + c.periods[side] + "×" + c.period / 1000 + "s";
       if (el.textContent !== text) el.textContent = text;
@@ -329,8 +318,10 @@
     if (d.action === "count_as_pass") return "Arbiter: " + side + "'s turn " + d.turn + " counts as a pass (" + why + ")";
     if (d.action === "forfeit") return "Arbiter: " + side + " forfeits (" + why + ")";
     if (d.action === "null") return "Arbiter: the game is null (" + why + ")";
+    if (d.action === "add_time") return "Arbiter: " + T.amountText(d.seconds || 0) + " added to " + side + "'s clock (" + why + ")";
     return "Arbiter: " + d.action + (why ? " (" + why + ")" : "");
   }
+
   window.taluDecisionText = decisionText;
 
   function tickAbsence() {

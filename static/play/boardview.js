@@ -191,7 +191,36 @@
     });
   };
 
+  // A clock's time left (ms) as the board and the arbiter's console show it (R36): "4:05",
+  // "1:02:03", "8.4" under ten seconds of a live clock, "2d 5h" from a day on.
+  function clockText(ms, control) {
+    if (ms >= 86400000) {
+      var d = Math.floor(ms / 86400000), h = Math.floor(ms % 86400000 / 3600000);
+      return d + "d " + h + "h";
+    }
+    var t = Math.ceil(ms / 1000);
+    if (ms < 10000 && String(control).indexOf("correspondence") !== 0) return (ms / 1000).toFixed(1);
+    var hh = Math.floor(t / 3600), mm = Math.floor(t % 3600 / 60), ss = t % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return (hh ? hh + ":" + two(mm) : mm) + ":" + two(ss);
+  }
+  // The same words as play.games.clock.amount_text: "2 minutes", "90 seconds", "3 days" (an
+  // arbiter's add_time, R39).
+  function amountText(seconds) {
+    var units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+    for (var i = 0; i < units.length; i++) {
+      var size = units[i][1];
+      if (seconds >= size && seconds % size === 0) {
+        var n = seconds / size;
+        return n + " " + units[i][0] + (n !== 1 ? "s" : "");
+      }
+    }
+    return seconds + " second" + (seconds !== 1 ? "s" : "");
+  }
+
   T.BoardView = BoardView;
+  T.clockText = clockText;
+  T.amountText = amountText;
   T.parseTurn = parseTurn;
   T.parseLine = parseLine;
   T.sideName = sideName;

@@ -429,12 +429,19 @@ class Cluster:
             args += ["--spectators", *spectators]
         if not rated:
             args.append("--unrated")
+        data = self._seed(args)
+        return Seed(game=data["game"], cookies=data["cookies"])
+
+    def accounts(self, names: list[str] | tuple[str, ...]) -> dict[str, str]:
+        """Logged-in accounts and no game (the pool's players): a session cookie per name."""
+        return self._seed(["--accounts", *names])["cookies"]
+
+    def _seed(self, args: list[str]) -> dict:
         proc = subprocess.run([self.python, "-m", "tests.cluster.seed", *args], cwd=self.root,
                               env=self._env, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"seeding failed:\n{proc.stdout}{proc.stderr}")
-        data = json.loads(proc.stdout.strip().splitlines()[-1])
-        return Seed(game=data["game"], cookies=data["cookies"])
+        return json.loads(proc.stdout.strip().splitlines()[-1])
 
     def ws_url(self, server: int, game: str, last_version: int | None = None) -> str:
         url = f"ws://127.0.0.1:{self.servers[server].port}/ws/game/{game}/"

@@ -2,7 +2,10 @@
 
 Run by ``tests.cluster.harness.Cluster.seed`` as ``python -m tests.cluster.seed`` with the
 cluster's environment, so the cookies are sessions in the cluster's own database. Uses the
-site's own start of a game (``play.lifecycle.start_game``), like the site does.
+site's own start of a game (``play.lifecycle.start_game``), like the site does. Without
+``--players`` no game is made (``"game": null``): ``--accounts`` are logged-in users with no
+password (``Cluster.accounts``, the pool's hundreds of players: hashing a password costs a
+good part of a second each).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--players", nargs=2, required=True, metavar=("I", "O"))
+    parser.add_argument("--players", nargs=2, default=[], metavar=("I", "O"))
     parser.add_argument("--spectators", nargs="*", default=[])
+    parser.add_argument("--accounts", nargs="*", default=[])
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--unrated", action="store_true")
     args = parser.parse_args(argv)
@@ -37,14 +41,19 @@ def main(argv: list[str] | None = None) -> int:
             user.set_password(f"pw-{name}-cluster-1")
             user.save()
         users[name] = user
-    game = start_game(users[args.players[0]], users[args.players[1]],
-                      variant=args.variant, rated=not args.unrated)
+    for name in args.accounts:
+        users[name], _ = get_user_model().objects.get_or_create(username=name)
+    game = None
+    if args.players:
+        game = start_game(users[args.players[0]], users[args.players[1]],
+                          variant=args.variant, rated=not args.unrated)
     cookies = {}
     for name, user in users.items():
         client = Client()
         client.force_login(user)
         cookies[name] = f"sessionid={client.cookies['sessionid'].value}"
-    json.dump({"game": str(game.uuid), "cookies": cookies}, sys.stdout)
+    json.dump({"game": None if game is None else str(game.uuid), "cookies": cookies},
+              sys.stdout)
     sys.stdout.write("\n")
     return 0
 

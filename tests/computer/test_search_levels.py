@@ -4,11 +4,14 @@ their randomness repeats with a seed."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
+from play.computer.think import think
 from play.games.talu import TaluGame
-from play.games.talu.search import LEVELS, choose_turn, get_level
+from play.games.talu.search import LEVELS, choose_turn, clock_seconds, get_level
+from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK
 
 from .test_search_legal import _random_turn
 
@@ -76,3 +79,32 @@ def test_the_high_levels_resign_a_lost_position_the_low_ones_play_on() -> None:
         assert choice.steps  # a turn is still given (talu suggest shows it)
     even = choose_turn(TaluGame("standard"), 8, seed=0, nodes=6_000, seconds=0)
     assert not even.resign
+
+
+def test_on_a_clock_a_turn_thinks_a_share_of_the_time_left_under_the_level_s_ceiling() -> None:
+    """R36: the level's seconds are the ceiling; a small share of the clock the usual figure;
+    with no more than the reserve left the computer plays at once."""
+    eight, one = get_level(8), get_level(1)
+    assert clock_seconds(eight, 3 * 3600) == eight.seconds  # a long clock: the level decides
+    assert clock_seconds(one, 600) == one.seconds
+    assert clock_seconds(eight, 180) < 180 / 20  # 3+0: a few seconds, not the level's ten
+    assert clock_seconds(eight, 31.5, increment=2) == (31.5 - CLOCK_RESERVE) / 30 + 1.6
+    assert clock_seconds(eight, 4, increment=60) == (4 - CLOCK_RESERVE) / 4  # never > a quarter
+    for left in (CLOCK_RESERVE, 1.0, 0.0, -3.0):
+        assert clock_seconds(eight, left) == MIN_THINK
+    shares = [clock_seconds(eight, left) for left in (300, 120, 60, 20, 5)]
+    assert shares == sorted(shares, reverse=True)  # less and less as the clock runs down
+
+
+def test_the_pool_s_thinking_keeps_to_the_clock_it_is_given() -> None:
+    """The worker's ``think`` with a deadline 3 s away: level 8 answers in a share of it, not
+    in its untimed ten seconds (its node budget untouched: the clock stops the search)."""
+    game, events = TaluGame("standard"), []
+    for n in range(6):
+        for step in choose_turn(game, 1, seed=n).steps:
+            game.play(step)
+            events.append(("step", step.to_dict()))
+    deadline = int(time.time() * 1000) + 3000
+    result = think("standard", events, 8, deadline=deadline, reserve=1.0)
+    assert result["steps"] and result["seconds"] <= clock_seconds(get_level(8), 3, 0, 1.0) + 0.3
+    assert result["nodes"] < get_level(8).nodes

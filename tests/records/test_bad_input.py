@@ -101,6 +101,20 @@ def test_game_entry_faults_name_the_field(entry, change, expected):
      "session.arbiter[0].action: unknown action 'shout'"),
     (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "warn", "side": "X"}]),
      "session.arbiter[0].side: expected I or O"),
+    # R39 add_time: the side and the whole seconds added to its clock
+    (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "add_time", "side": "I"}]),
+     "session.arbiter[0].seconds: missing"),
+    (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "add_time", "seconds": 60}]),
+     "session.arbiter[0].side: missing"),
+    (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "add_time", "side": "I",
+                                  "seconds": 0}]),
+     "session.arbiter[0].seconds: expected a whole number of seconds above 0"),
+    (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "add_time", "side": "I",
+                                  "seconds": "60"}]),
+     "session.arbiter[0].seconds: expected a whole number of seconds above 0"),
+    (lambda s: s.update(arbiter=[{"turn": "014 O", "action": "warn", "side": "I",
+                                  "seconds": 60}]),
+     "session.arbiter[0].seconds: only an add_time item has seconds"),
 ])
 def test_session_entry_faults_name_the_field(session, change, expected):
     change(session["session"])

@@ -3,13 +3,15 @@ what each action does to a live game, its broadcast, its records and the audit t
 
 The permission matrix: anonymous, the player, the opponent, a spectator, another body's
 arbiter, a body token, this game's arbiter and staff, for every action (warn, count_as_pass,
-forfeit, null, annul). Only the last two may act; everybody else is refused with words and
-nothing changes (no event, no audit entry).
+forfeit, null, add_time, annul). Only the last two may act; everybody else is refused with
+words and nothing changes (no event, no audit entry). ``add_time`` (R39, R36) in a timed game:
+the clock and the worker's flag deadline move, the records keep the item and verify.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 import yaml
@@ -21,6 +23,7 @@ from play.commands.player import submit_as
 from play.games.talu import read_stgn
 from play.lifecycle import start_game
 from play.models import Game, GameEvent
+from play.worker import clocks
 from registry import arbiters, archiving, services
 from registry.models import AffiliatedBody, AuditEntry, GameRecord, RegistryGame
 from registry.records.verify import check_game_docs
@@ -32,6 +35,8 @@ ACTIONS = {
     "count_as_pass": {"action": "count_as_pass", "turn": "001 I", "reason": "a sham move"},
     "forfeit": {"action": "forfeit", "side": "O", "reason": "left the venue"},
     "null": {"action": "null", "reason": "the clock broke"},
+    "add_time": {"action": "add_time", "side": "I", "seconds": 120,
+                 "reason": "the hall's lights failed"},
     "annul": {"action": "annul", "reason": "played by the wrong players"},
 }
 REFUSED = ("anonymous", "player", "opponent", "spectator", "other_body_arbiter", "body_token",
@@ -475,3 +480,196 @@ def test_the_arbiter_adjourns_and_resumes_over_rest_players_cannot(cast, game):
     assert [e.after["type"] for e in AuditEntry.objects.filter(action=AuditEntry.ARBITRATE)
             .order_by("pk")] == ["adjourn", "resume"]
     assert Game.objects.get(pk=game.pk).is_live
+
+
+# --- add_time (R39, R36): timed games ------------------------------------------------------------
+
+def _timed(cast, control: str = "fischer 180+2"):
+    """A timed game alice (I) - bob (O) that dave arbitrates, both opening turns played (R36:
+    their own 30 s limit is fixed): light's main clock runs."""
+    alice, bob = cast["player"], cast["opponent"]
+    game = start_game(alice, bob, variant="standard", rated=False, time_control=control)
+    arbiters.appoint(RegistryGame.objects.get(live=game), cast["arbiter"], by_user=cast["staff"])
+    _play(game, alice, "A2-A3", "end")
+    _play(game, bob, "A7-A6", "end")
+    return Game.objects.get(pk=game.pk)
+
+
+def _clock_facts(game):
+    row = Game.objects.get(pk=game.pk)
+    return (*_facts(game), row.deadline)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+@pytest.mark.parametrize("side", ["I", "O"])
+def test_the_arbiter_and_staff_add_time_over_rest_and_the_deadline_moves(role, side, cast):
+    timed = _timed(cast)
+    before = timed.deadline
+    flag_at = before + timedelta(seconds=1)
+    assert timed.uuid in clocks.due(flag_at)  # light would be flagged then ...
+    response = _post(_client(cast, role), timed, {**ACTIONS["add_time"], "side": side})
+    assert response.status_code == 200, response.json()
+    [event] = response.json()["events"]
+    assert (event["kind"], event["actor"]) == ("addtime", "arbiter")
+    assert event["data"]["by"] == cast[role].username and event["data"]["seconds"] == 120
+    row = Game.objects.get(pk=timed.pk)
+    assert row.version == timed.version + 1 and row.is_live
+    if side == "I":  # ... and no longer: its running clock holds two more minutes (R37)
+        assert row.deadline - before == timedelta(seconds=120)
+        assert timed.uuid not in clocks.due(flag_at)
+        assert timed.uuid in clocks.due(row.deadline + timedelta(seconds=1))
+    else:  # dark's clock is not running: the deadline stays, dark's time grows
+        assert row.deadline == before
+    entry = AuditEntry.objects.get(action=AuditEntry.ARBITRATE)
+    assert entry.actor_user == cast[role]
+    assert (entry.after["type"], entry.after["side"], entry.after["seconds"]) == (
+        "add_time", side, 120)
+    assert entry.reason == ACTIONS["add_time"]["reason"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("data, status, words", [
+    ({"seconds": 0}, 400, "1 to 3600"),
+    ({"seconds": -60}, 400, "1 to 3600"),
+    ({"seconds": 10**9}, 400, "1 to 3600"),
+    ({"seconds": "soon"}, 400, "seconds"),
+    ({"seconds": None}, 400, "seconds"),
+    ({"reason": ""}, 400, "reason"),
+    ({"reason": "   "}, 400, "reason"),
+    ({"side": "X"}, 400, "side"),
+    ({"side": None}, 400, "side"),
+])
+def test_add_time_bad_input_is_refused_with_words_and_changes_nothing(data, status, words,
+                                                                        cast):
+    timed = _timed(cast)
+    message = {k: v for k, v in {**ACTIONS["add_time"], **data}.items() if v is not None}
+    before = _clock_facts(timed)
+    response = _post(_client(cast, "arbiter"), timed, message)
+    assert response.status_code == status, response.json()
+    assert words in str(response.json())
+    assert _clock_facts(timed) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_add_time_on_an_untimed_or_finished_game_is_refused(cast, game):
+    client = _client(cast, "arbiter")
+    before = _clock_facts(game)
+    response = _post(client, game, ACTIONS["add_time"])
+    assert response.status_code == 409 and "untimed" in response.json()["detail"]
+    assert _clock_facts(game) == before
+    timed = _timed(cast)
+    submit_as(timed.uuid, cast["player"], "resign")
+    before = _clock_facts(timed)
+    response = _post(client, timed, ACTIONS["add_time"])
+    assert response.status_code == 409 and "over" in response.json()["detail"]
+    assert _clock_facts(timed) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_time_added_in_an_opening_turn_is_refused(cast):
+    """R36: an opening turn has its own fixed limit; the arbiter adds time once it is played."""
+    game = start_game(cast["player"], cast["opponent"], rated=False,
+                      time_control="fischer 180+2")
+    before = _clock_facts(game)
+    response = _post(_client(cast, "staff"), game, ACTIONS["add_time"])
+    assert response.status_code == 409 and "opening turn" in response.json()["detail"]
+    assert _clock_facts(game) == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", ["arbiter", "staff"])
+async def test_time_added_over_the_websocket_reaches_both_boards(role, cast, cookies):
+    timed = await database_sync_to_async(_timed)(cast)
+    cookie = database_sync_to_async(cookies)
+    comms = {name: (await connect(timed, await cookie(cast[name])))[0]
+             for name in ("player", "opponent", "spectator", role)}
+    await comms[role].send_json_to({"type": "add_time", "side": "O", "seconds": 90,
+                                    "reason": "a noisy neighbour", "seq": "t1"})
+    ack = await receive(comms[role], "ack", "rejected")
+    assert ack["type"] == "ack" and ack["version"] == timed.version + 1, ack
+    for comm in comms.values():
+        update = await receive(comm, "update")
+        [event] = update["events"]
+        assert event["kind"] == "addtime" and event["data"]["side"] == "O"
+        clock = update["state"]["clock"]
+        assert clock["remaining"]["O"] == 270_000  # 180 s + 90 s, on every board
+        assert update["state"]["arbiter"][-1] == {
+            "turn": "001 O", "action": "add_time", "side": "O",
+            "reason": "a noisy neighbour", "seconds": 90}
+    # a player cannot add time to their own clock (R39), nothing changes
+    await comms["opponent"].send_json_to({"type": "add_time", "side": "O", "seconds": 90,
+                                          "reason": "please", "seq": "t2"})
+    refused = await receive(comms["opponent"], "rejected", "ack")
+    assert refused["type"] == "rejected" and refused["code"] == "forbidden"
+    row = await Game.objects.aget(pk=timed.pk)
+    assert row.version == timed.version + 1
+    for comm in comms.values():
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_records_of_a_game_with_time_added_verify(cast, tmp_path, settings):
+    """R34/R39: the add_time item is in the session entry's ``arbiter`` list, covered by its
+    hash and signature; ``talu verify`` replays the turns with it to the site's result."""
+    timed = _timed(cast)
+    client = _client(cast, "arbiter")
+    assert _post(client, timed, {**ACTIONS["add_time"], "side": "O"}).status_code == 200
+    assert _post(client, timed, ACTIONS["forfeit"]).status_code == 200
+    row = Game.objects.get(pk=timed.pk)
+    assert (row.winner, row.reason) == ("I", "forfeit")
+    archiving.archive(row)
+    records = {r.kind: r.content for r in GameRecord.objects.filter(game__live=timed)}
+    stse = yaml.safe_load(records["STSE"])
+    assert stse["session"]["arbiter"][0] == {
+        "turn": "001 O", "action": "add_time", "side": "O",
+        "reason": "the hall's lights failed", "seconds": 120}
+    assert stse["session"]["clocks"]["O"] == 300  # 180 s + 120 s (R38: seconds left)
+    check = check_game_docs(yaml.safe_load(records["STGE"]), [stse], check_signatures=False)
+    assert not check.faults, check.faults
+    paths = []
+    for kind in ("STGE", "STSE"):
+        path = tmp_path / f"game.{kind.lower()}"
+        path.write_text(records[kind])
+        paths.append(str(path))
+    assert talu(["verify", "--keyring", str(settings.TALU_KEYRING), *paths]) == 0
+    tampered = records["STSE"].replace("seconds: 120", "seconds: 1200")
+    assert tampered != records["STSE"]
+    (tmp_path / "game.stse").write_text(tampered)
+    assert talu(["verify", "--keyring", str(settings.TALU_KEYRING), *paths]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_console_shows_clocks_and_absences(cast, client, game):
+    """R36/R37 on the console: each side's time left (the running one marked), who has left
+    the game and for how long, and when the opponent may claim it; time added shows at once."""
+    from django.utils import timezone
+
+    from play.models import Watcher
+
+    timed = _timed(cast)
+    Watcher.objects.create(game=timed, channel_name="alice-socket", role="player", side="I")
+    Game.objects.filter(pk=timed.pk).update(away_o=timezone.now() - timedelta(seconds=60))
+    client.force_login(cast["arbiter"])
+
+    def row():
+        [found] = [g for g in client.get("/arbiter/state.json").json()["games"]
+                   if g["id"] == str(timed.uuid)]
+        return found
+
+    first = row()
+    clock = first["clock"]
+    assert (clock["label"], clock["running"], clock["opening"]) == ("3+2", "I", [])
+    assert clock["left"]["O"] == 180_000 and 170_000 < clock["left"]["I"] <= 180_000
+    absence = first["absence"]
+    assert absence["I"] == {"gone": None, "limit": 43_000, "claimable": False}  # connected
+    assert absence["O"]["gone"] >= 60_000 and absence["O"]["claimable"]  # R37: 43 s passed
+    assert _post(_client(cast, "arbiter"), timed, {**ACTIONS["add_time"],
+                                                   "side": "O"}).status_code == 200
+    assert row()["clock"]["left"]["O"] == 300_000
+    page = client.get("/arbiter/").content.decode()
+    assert "Clocks (R36)" in page and "Absence (R37)" in page
+    # the game page's panel offers add time in a timed game only
+    assert 'data-action="add_time"' in client.get(f"/games/{timed.uuid}/").content.decode()
+    assert 'data-action="add_time"' not in client.get(f"/games/{game.uuid}/").content.decode()

@@ -135,3 +135,80 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
     expect(cyd.locator("#arb-status")).to_have_text("The game is annulled (R30).")
     for c in contexts:
         c.close()
+
+
+@pytest.fixture
+def time_site(tmp_path):
+    """A site of its own (the first test's has used most of the hour's sign-ups from one
+    address, 5/hour)."""
+    with running_site(tmp_path) as base:
+        yield base, site_env(tmp_path)
+
+
+def test_an_arbiter_adds_time_and_both_clocks_show_it(time_site, browser):
+    """R39 add_time, R36/R37 on the console: the arbiter sees both clocks and that both
+    players are connected, adds two minutes to dark's clock from the game's panel, and both
+    players' boards show the decision in words and dark's clock two minutes higher."""
+    from playwright.sync_api import expect
+
+    from tests.site.test_browser import wait_version
+
+    base, env = time_site
+    contexts = [browser.new_context() for _ in range(3)]
+    dot, eli, fay = (c.new_page() for c in contexts)
+    for page, name in ((dot, "dot"), (eli, "eli"), (fay, "fay")):
+        sign_up(page, base, name)
+    dot.select_option("#id_side", "I")
+    dot.select_option("#id_time", "custom")
+    dot.fill("#id_custom_time", "fischer 600+0")
+    dot.fill("#id_opponent", "eli")
+    dot.click("#challenge-form button[type=submit]")
+    eli.goto(base + "/")
+    eli.click("[data-testid=accept-dot]")
+    eli.wait_for_url("**/games/**")
+    dot.wait_for_url("**/games/**", timeout=15000)
+    game_url = eli.url
+    for page in (dot, eli):
+        expect(page.locator("#conn")).to_have_text("live")
+    # the opening turns (their own limit, R36): time can be added once they are played
+    version = 0
+    for page, frm, to in ((dot, "A2", "A3"), (eli, "H7", "H6")):
+        page.click(f'[data-square="{frm}"]')
+        page.click(f'[data-square="{to}"]')
+        version += 1
+        wait_version(page, version)
+        page.click("#end-turn")
+        version += 1
+        wait_version(page, version)
+    subprocess.run([sys.executable, "manage.py", "shell", "-c",
+                    APPOINT.replace('"cyd"', '"fay"')], cwd=ROOT, env=env, check=True,
+                   timeout=120)
+
+    fay.goto(base + "/arbiter/")
+    row = fay.locator("#console-games tr[data-game]", has_text="dot")
+    expect(row.locator(".console-clocks")).to_contain_text("O 10:00", timeout=10000)
+    expect(row.locator(".console-clocks")).to_contain_text("▸")  # light's clock runs
+    expect(row.locator(".console-absence")).to_have_text("both connected")
+    row.locator("a").click()
+    fay.wait_for_url(game_url)
+    expect(fay.locator("#conn")).to_have_text("live")
+    fay.select_option("#arb-side", "O")
+    fay.fill("#arb-seconds", "120")
+    fay.fill("#arb-reason", "a noisy neighbour")
+    fay.click("#arbiter-tools button[data-action=add_time]")
+    expect(fay.locator("#arb-status")).to_contain_text("Done")
+    for page in (dot, eli, fay):
+        expect(page.locator("#arbiter-note")).to_have_text(
+            "Arbiter: 2 minutes added to dark's clock (a noisy neighbour)")
+        expect(page.locator("[data-testid=clock-O]")).to_have_text("12:00")
+    # A huge amount is refused in words, nothing changes.
+    fay.fill("#arb-seconds", "999999")
+    fay.click("#arbiter-tools button[data-action=add_time]")
+    expect(fay.locator("#arb-status")).to_contain_text("1 to 3600")
+    expect(eli.locator("[data-testid=clock-O]")).to_have_text("12:00")
+    # The console shows the new time.
+    fay.goto(base + "/arbiter/")
+    expect(fay.locator("#console-games tr[data-game]", has_text="dot")
+           .locator(".console-clocks")).to_contain_text("O 12:00", timeout=10000)
+    for c in contexts:
+        c.close()

@@ -6,16 +6,24 @@ marked wherever it is shown; its games end and are recorded like any game."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
+from django.utils import timezone
 
+from play.commands.path import Submission, execute, store
 from play.computer import mover, pool
 from play.computer.account import computer_user, forget, is_computer
 from play.computer.start import ComputerGameError, play_the_computer
+from play.games.protocol import PlayStep, computer, player
+from play.games.talu.search import choose_turn, clock_seconds, get_level
 from play.models import ComputerGame, Game, GameEvent
+from play.store import engines
+from play.worker import clocks
 from play.worker.loop import run_due
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive, step
@@ -83,8 +91,44 @@ def test_strangers_must_log_in_and_the_computer_cannot_be_signed_up_over(client,
     machine = computer_user()
     assert machine != person and machine.username == "computer-1" and is_computer(machine)
     assert not is_computer(person) and not machine.has_usable_password()
-    with pytest.raises(ComputerGameError, match="clock"):  # the hook for issue 20
+    with pytest.raises(ComputerGameError, match="not a time control"):
         play_the_computer(person, time_control="5+3")
+    with pytest.raises(ComputerGameError, match="not by correspondence"):  # R36, live only
+        play_the_computer(person, time_control="correspondence 3d")
+    assert not Game.objects.exists()
+
+
+def test_the_lobby_offers_the_live_presets_and_starts_the_game_on_that_clock(client,
+                                                                            make_user):
+    """R36: the computer plays untimed (the default) or on the lobby's live presets; the game
+    is created with that clock, its first deadline on the row for the worker's flag."""
+    client.force_login(make_user("gus"))
+    page = client.get("/").content.decode()
+    form = page[page.index('id="computer-form"'):]
+    form = form[:form.index("</form>")]
+    assert 'name="time_control"' in form and "3+2 blitz" in form and "10+5 rapid" in form
+    assert "day" not in form  # no correspondence against the computer
+    client.post(reverse("computer_new"), {"variant": "standard", "level": "3", "side": "I"})
+    untimed = Game.objects.get()
+    assert untimed.time_control == "untimed" and untimed.deadline is None
+    client.post(reverse("computer_new"), {"variant": "standard", "level": "3", "side": "O",
+                                          "time_control": "fischer 180+2"})
+    timed = Game.objects.exclude(pk=untimed.pk).get()
+    assert timed.time_control == "fischer 180+2" and timed.deadline is not None
+    assert is_computer(timed.player_i) and not timed.rated  # R47: freeplay, on a clock too
+
+
+@pytest.mark.parametrize("time_control", ["correspondence 3d", "fischer 99999+0", "blitz",
+                                          "fischer 300+3"])
+def test_a_bad_time_control_starts_nothing_and_says_why(client, make_user, time_control):
+    client.force_login(make_user("hal"))
+    res = client.post(reverse("computer_new"), {"variant": "standard", "level": "3",
+                                                "side": "I", "time_control": time_control},
+                      follow=True)
+    page = res.content.decode()
+    assert res.status_code == 200 and not Game.objects.exists()
+    assert "is not a time control the computer plays" in page and "3+2 blitz" in page
+    assert "level from 1 to 8" not in page  # the message names what is wrong, and only that
 
 
 @pytest.mark.asyncio
@@ -199,6 +243,18 @@ async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
     assert result["side"] == "I" and result["steps"] and result["nodes"] > 0
 
 
+@pytest.mark.asyncio
+async def test_the_pool_thinks_at_a_lower_priority_than_the_worker(settings):
+    """A wave of computer games must not slow human games' steps: on a busy machine the kernel
+    runs the servers before the pool's searches (``TALU_COMPUTER_NICE``)."""
+    settings.TALU_COMPUTER_PROCESSES = 1
+    settings.TALU_COMPUTER_NICE = 5
+    pool.shutdown()
+    loop = asyncio.get_running_loop()
+    child = await loop.run_in_executor(pool.executor(), os.nice, 0)
+    assert child == min(19, os.nice(0) + 5)
+
+
 def test_the_computer_s_profile_says_it_is_the_computer(client, make_user):
     game = play_the_computer(make_user("erin"), "standard", 2, "I")
     machine = game.player_o
@@ -224,3 +280,68 @@ async def test_a_failing_search_is_retried_after_its_lease_not_at_once(make_user
     row = await ComputerGame.objects.aget(game=game)
     assert row.claimed_by == "w" and row.claimed_until is not None and row.turns == 0
     assert await database_sync_to_async(lambda: GameEvent.objects.filter(game=game).count())() == 0
+
+
+def _my_turn(game: Game, side: str) -> None:
+    """``side`` (a person) plays a level-1 turn through the command path, in real time."""
+    engine = engines.replay(Game.objects.get(pk=game.pk)).engine
+    for chosen in choose_turn(engine, 1, seed=len(engine.turns)).steps:
+        version = Game.objects.get(pk=game.pk).version
+        out = execute(Submission(game.uuid, player(side), PlayStep(chosen.to_dict()), version))
+        assert out.ok, out
+
+
+@pytest.mark.asyncio
+async def test_a_timed_computer_moves_within_its_clock(make_user, monkeypatch):
+    """R36: on a 20-second clock level 8 (10 s a turn untimed) thinks a small share of the
+    time it has left, so turn after turn it moves in time and the worker never flags it."""
+    ivy = await database_sync_to_async(make_user)("ivy")
+    game = await database_sync_to_async(play_the_computer)(ivy, "standard", 8, "I",
+                                                           "fischer 20+0")
+    thought: list[dict] = []
+    real = pool.think_async
+
+    async def spy(*args, **kwargs):
+        thought.append(kwargs)
+        result = await real(*args, **kwargs)
+        thought[-1] = {**kwargs, "seconds": result["seconds"]}
+        return result
+
+    monkeypatch.setattr(pool, "think_async", spy)
+    worker = mover.Mover("w")
+    for turn in range(4):
+        await database_sync_to_async(_my_turn)(game, "I")
+        assert await worker.round() == 1
+        await worker.drain()
+        await database_sync_to_async(run_due)()  # the worker's other jobs: the flag among them
+        row = await Game.objects.aget(pk=game.pk)
+        assert row.status == Game.LIVE and len(row.stgn.splitlines()) == 2 * turn + 2
+        state = await database_sync_to_async(engines.replay)(row)
+        assert state.clock.running == "I"
+        if turn:  # the opening turn has its own 30 s, never charged (R36)
+            assert state.clock.remaining["O"] >= 20_000 - 1_500 * turn
+    # every turn was given its deadline, and thought no more than its share of the clock
+    assert len(thought) == 4 and all(t["deadline"] for t in thought)
+    assert all(t["seconds"] <= clock_seconds(get_level(8), 30) + 0.3 for t in thought)
+    assert max(t["seconds"] for t in thought[1:]) <= clock_seconds(get_level(8), 20) + 0.3
+
+
+def test_the_worker_flags_the_computer_like_anyone(make_user):
+    """R36/R37: nothing exempts the computer from its clock. A computer whose time ran out
+    (its turns stored at chosen times, as tests/site/test_clocks.py does) loses on time by the
+    worker's flag job, with the result of any flag."""
+    game = play_the_computer(make_user("jon"), "standard", 1, "O", "fischer 60+0")
+    created = timezone.now() - timedelta(seconds=200)
+    Game.objects.filter(pk=game.pk).update(created=created,
+                                           deadline=created + timedelta(seconds=30))
+    engines.forget()
+    for n, (actor, frm, to) in enumerate([(computer("I"), "A1", "B1"), (player("O"), "A8", "B8")]):
+        for raw in ({"kind": "move", "from": frm, "to": to}, {"kind": "end"}):
+            version = Game.objects.get(pk=game.pk).version
+            out = store(Submission(game.uuid, actor, PlayStep(raw), version),
+                        created + timedelta(seconds=1 + n))
+            assert out.ok, out
+    flagged = clocks.flag_due()
+    assert [u for u, _ in flagged] == [game.uuid]
+    row = Game.objects.get(pk=game.pk)
+    assert (row.status, row.winner, row.cause) == ("finished", "O", "time")

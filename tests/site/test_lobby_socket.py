@@ -69,7 +69,7 @@ async def test_pairing_is_sent_to_both_players_and_a_wave_to_those_waiting(
     for comm in sockets.values():  # three joins: three changes for everyone
         for _ in range(3):
             assert await comm.receive_json_from(timeout=TIMEOUT) == {"type": "changed"}
-    await Worker("test-worker").round()
+    await Worker("test-worker").pool_round()
     game = await database_sync_to_async(Game.objects.get)()
     pair = {game.player_i_id, game.player_o_id}
     for user in (alice, bob, carol):

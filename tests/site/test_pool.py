@@ -253,8 +253,33 @@ def test_waves_every_few_seconds_and_at_once_when_the_pool_is_large(make_user, s
     assert pool.due_pools()  # never waved: due
     _waves_in_thread()
     pool.join(far[1], "standard", BLITZ)
-    pool.join(far[2], "standard", BLITZ)
+    third = pool.join(far[2], "standard", BLITZ)
     assert pool.due_pools() == []  # the last wave was just now, and 3 is not large
-    pool.join(far[3], "standard", BLITZ)
+    assert not pool.wants_wave_now(third)  # nobody in range: no wave at once either
+    fourth = pool.join(far[3], "standard", BLITZ)
     assert [p.pk for p in pool.due_pools()] == [Pool.objects.get().pk]  # 4: at once
-    assert pool.is_large(Pool.objects.get().pk)
+    assert pool.wants_wave_now(fourth)
+
+
+def test_a_pair_found_at_a_join_is_paired_at_once_and_widens_nobody(make_user, settings):
+    """R47, early waves: two players who accept each other are paired at the workers' next
+    round, however far off the regular wave is; that wave widens nobody's range and keeps the
+    regular waves' time (benchmarks/bench_matchmaking.py: seconds of waiting before)."""
+    settings.TALU_POOL_WAVE = 3600
+    far, ann, ben = make_user("far"), make_user("ann"), make_user("ben")
+    _s3(far, 2000)
+    pool.join(far, "standard", BLITZ)
+    assert _waves_in_thread() == []  # never waved: a regular wave, far waits it
+    regular_at = Pool.objects.get().wave_at
+    first = pool.join(ann, "standard", BLITZ)
+    assert not pool.wants_wave_now(first)  # far is 1,750 points away
+    assert _waves_in_thread() == [] and Pool.objects.get().wave == 1  # nothing claimed
+    second = pool.join(ben, "standard", BLITZ)
+    assert pool.wants_wave_now(second)
+    started = _waves_in_thread()
+    assert [set(p.users) for p in started] == [{ann.pk, ben.pk}]
+    assert _games_of(ann).get() == _games_of(ben).get()
+    the_pool = Pool.objects.get()
+    assert (the_pool.wave, the_pool.wave_at) == (2, regular_at)
+    assert pool.state(far)["waves"] == 1  # not widened by the early wave
+    assert _waves_in_thread() == []  # nobody paired twice

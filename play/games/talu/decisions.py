@@ -15,7 +15,7 @@ from .errors import StepFormatError, TaluError
 from .outcome import Side
 
 #: The actions an arbiter's decision may record (R34, R39).
-ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume")
+ARBITER_ACTIONS = ("warn", "count_as_pass", "forfeit", "null", "adjourn", "resume", "add_time")
 
 
 @dataclass(frozen=True)
@@ -26,13 +26,18 @@ class ArbiterDecision:
     side, already played"); when the arbiter decided it later than at the end of that turn,
     ``at`` names the last turn played when the decision was taken (the moment it took effect,
     so that a replay re-checks the passing conventions exactly when play did). ``at`` is an
-    optional field of the record's item beside R34's (covered by the hash like them)."""
+    optional field of the record's item beside R34's (covered by the hash like them).
+
+    For ``add_time`` (R39) ``seconds`` is the time added to ``side``'s clock, another field
+    of the item beside R34's; it changes nothing on the board, so a replay of the turns only
+    keeps it (the clocks are the server's, R36)."""
 
     turn: str  # "014 O"
     action: str
     side: Side | None = None
     reason: str = ""
     at: str = ""
+    seconds: int = 0
 
     @property
     def moment(self) -> str:
@@ -47,6 +52,8 @@ class ArbiterDecision:
             d["reason"] = self.reason
         if self.at and self.at != self.turn:
             d["at"] = self.at
+        if self.seconds:
+            d["seconds"] = self.seconds
         return d
 
 
@@ -72,5 +79,11 @@ def decision_from_dict(raw: dict[str, Any]) -> ArbiterDecision:
     except StepFormatError as err:
         raise TaluError(f"arbiter decision {err}") from None
     side = raw.get("side")
+    seconds = raw.get("seconds", 0)
+    if action == "add_time" and (isinstance(seconds, bool) or not isinstance(seconds, int)
+                                 or seconds <= 0 or not side):
+        raise TaluError("arbiter decision add_time names a side and the seconds added "
+                        f"(a whole number above 0), not side {side!r}, seconds {seconds!r}")
     return ArbiterDecision(label, action, Side.parse(side) if side else None,
-                           str(raw.get("reason") or ""), at if at != label else "")
+                           str(raw.get("reason") or ""), at if at != label else "",
+                           seconds if action == "add_time" else 0)

@@ -325,7 +325,8 @@ class TaluGame:
         """Queue recorded arbiter decisions (R34) to take effect at the end of their turn.
 
         ``warn`` takes effect after that turn, ``count_as_pass`` makes that turn count as a pass,
-        ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume`` change nothing.
+        ``forfeit`` and ``null`` end the game after it; ``adjourn``/``resume``/``add_time``
+        change nothing on the board.
         """
         for raw in decisions:
             d = raw if isinstance(raw, ArbiterDecision) else decision_from_dict(raw)
@@ -433,6 +434,18 @@ class TaluGame:
             self._end_after_last_turn(outcome)
         else:
             self.outcome = outcome
+        return d
+
+    def add_time(self, side: Side | str, seconds: int, reason: str = "") -> ArbiterDecision:
+        """R39 ``add_time``: the arbiter adds ``seconds`` to ``side``'s clock, recorded at the
+        last turn played. Nothing changes on the board; the clock is the server's
+        (``play.games.clock.Clock.add``), the decision goes into the record (R34)."""
+        self._check_live()
+        s = Side.parse(side) if isinstance(side, str) else side
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
+            raise TaluError(f"add_time adds a whole number of seconds, not {seconds!r}")
+        d = ArbiterDecision(self._last_label(), "add_time", s, reason, seconds=seconds)
+        self.arbiter.append(d)
         return d
 
     def _end_after_last_turn(self, outcome: Outcome) -> None:

@@ -19,7 +19,9 @@ unchanged, so every stored log replays):
 - ``count``: R39 ``count_as_pass``, ``data`` ``{"turn", "side", "reason", "by"}``: a turn
   already played counts as a pass (R12), the passing conventions checked again at once;
 - ``forfeit``: R39, ``data`` ``{"side", "reason", "by"}``: ``side`` loses by the arbiter;
-- ``null``: R39, ``data`` ``{"reason", "by"}``: the game is null by the arbiter.
+- ``null``: R39, ``data`` ``{"reason", "by"}``: the game is null by the arbiter;
+- ``addtime``: R39 ``add_time``, ``data`` ``{"side", "seconds", "reason", "by", "t"}``:
+  ``seconds`` added to ``side``'s clock (``Clock.add``); the board does not change.
 
 Timed games (R36) carry the clock in the log: every step and decision of a timed game has
 ``data["t"]``, the server's time of the decision (ms since the epoch), and a step may have
@@ -39,11 +41,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from play.games.clock import Clock, TimeControlError, ms, parse
+from play.games.clock import (
+    SECOND,
+    Clock,
+    TimeControlError,
+    amount_text,
+    check_addition,
+    ms,
+    parse,
+)
 from play.games.protocol import (
     ARBITER,
     SYSTEM,
     Actor,
+    AddTime,
     Adjourn,
     Announce,
     BadCommand,
@@ -78,7 +89,9 @@ from .variants import VARIANTS
 
 STEP, DECIDE, WARN, NOTE, ABORT = "step", "decide", "warn", "note", "abort"
 COUNT, FORFEIT, NULL = "count", "forfeit", "null"  # the arbiter's (R39); kinds fit 8 chars
-EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL, *adjournment.KINDS)
+ADDTIME = "addtime"  # R39 add_time
+EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL, ADDTIME,
+               *adjournment.KINDS)
 ABORTED = "aborted"  # R37: the result reason of a game that never started
 UNPLAYED = "unplayed"  # R41: the cause of an event game's opening turn not completed in time
 MAX_MESSAGE = 500  # characters of an announcement
@@ -168,6 +181,8 @@ class TaluRules:
             return [self._count(state, actor, command)]
         if isinstance(command, (Forfeit, DeclareNull)):
             return [self._end(state, actor, command)]
+        if isinstance(command, AddTime):
+            return [self._add_time(state, actor, command, at)]
         if isinstance(command, Announce):
             return [self._announce(actor, command)]
         raise BadCommand(f"talu has no command {type(command).__name__}")
@@ -302,18 +317,39 @@ class TaluRules:
 
     def _end(self, state: TaluState, actor: Actor, command: Forfeit | DeclareNull) -> Event:
         if isinstance(command, Forfeit):
-            _arbiter_only(actor, "declare a forfeit")
-            if command.side not in ("I", "O"):
-                raise BadCommand(f"a forfeit names the side that loses, I or O, not "
-                                 f"{command.side!r}")
-            reason = _reason(command.reason, "a forfeit")
-            _live(state)
+            reason = _arbiter_action(state, actor, "declare a forfeit", command.reason,
+                                     "a forfeit", command.side,
+                                     "a forfeit names the side that loses")
             return Event(FORFEIT, "", {"side": command.side, "reason": reason,
                                        "by": actor.name}, f"forfeit {command.side}", actor.kind)
-        _arbiter_only(actor, "declare the game null")
-        reason = _reason(command.reason, "a null game")
-        _live(state)
+        reason = _arbiter_action(state, actor, "declare the game null", command.reason,
+                                 "a null game")
         return Event(NULL, "", {"reason": reason, "by": actor.name}, "null", actor.kind)
+
+    def _add_time(self, state: TaluState, actor: Actor, command: AddTime,
+                  at: int | None) -> Event:
+        """R39 ``add_time``: an arbiter adds seconds to one side's clock of a timed game (R36),
+        with a reason; refused, with nothing changed, for an untimed or finished game, an
+        amount out of range (``clock.check_addition``) or a clock that cannot take it now
+        (``Clock.refuse_addition``: an opening turn, a clock already out, a cap)."""
+        reason = _arbiter_action(state, actor, "add time to a clock", command.reason,
+                                 "adding time", command.side,
+                                 "add_time names the side whose clock gets the time")
+        clock = state.clock
+        if clock is None:
+            raise IllegalCommand("this game is untimed: there is no clock to add time to")
+        try:
+            seconds = check_addition(clock.tc, command.seconds)
+        except TimeControlError as err:
+            raise BadCommand(str(err)) from None
+        refusal = clock.refuse_addition(command.side, seconds * SECOND, at)
+        if refusal:
+            raise IllegalCommand(refusal)
+        data: dict[str, Any] = {"side": command.side, "seconds": seconds, "reason": reason,
+                                "by": actor.name}
+        if at is not None:
+            data["t"] = at
+        return Event(ADDTIME, "", data, f"add {seconds} s to {command.side}", actor.kind)
 
     def _announce(self, actor: Actor, command: Announce) -> Event:
         if actor.kind != SYSTEM:
@@ -346,6 +382,8 @@ class TaluRules:
         elif event.kind == ABORT:
             state.aborted = True
         clock, at = state.clock, event.data.get("t")
+        if event.kind == ADDTIME and clock is not None:
+            clock.add(event.data["side"], int(event.data["seconds"]) * SECOND)
         if clock is not None and isinstance(at, int):
             if engine.outcome is not None:
                 clock.stop(at, flagged=event.side if state.cause == "time" else None)
@@ -430,6 +468,19 @@ def _arbiter_only(actor: Actor, what: str) -> None:
         raise NotAllowed(f"only an arbiter can {what}, not the {actor.kind}")
 
 
+def _arbiter_action(state: TaluState, actor: Actor, what: str, reason: Any, for_reason: str,
+                    side: str | None = None, names_side: str = "") -> str:
+    """The checks of an arbiter's action, in order (R39): only an arbiter sends it; the side
+    it names (``side``, when it names one) is I or O; it has a reason in words; the game is
+    in play. The reason, trimmed; else the refusal, nothing changed."""
+    _arbiter_only(actor, what)
+    if side is not None and side not in ("I", "O"):
+        raise BadCommand(f"{names_side}, I or O, not {side!r}")
+    text = _reason(reason, for_reason)
+    _live(state)
+    return text
+
+
 def _reason(reason: Any, what: str) -> str:
     """R39: every arbiter action names its reason in words."""
     text = reason.strip() if isinstance(reason, str) else ""
@@ -463,6 +514,8 @@ def apply_event(engine: TaluGame, kind: str, data: dict[str, Any]) -> None:
         engine.arbiter_end("forfeit", data["side"], data.get("reason") or "")
     elif kind == NULL:
         engine.arbiter_end("null", None, data.get("reason") or "")
+    elif kind == ADDTIME:
+        engine.add_time(data["side"], int(data["seconds"]), data.get("reason") or "")
     else:
         raise TaluError(f"unknown event kind {kind!r}")
 
@@ -483,6 +536,9 @@ def describe(kind: str, data: dict[str, Any]) -> str:
         return f"Arbiter: {side} forfeits ({reason})"
     if kind == NULL:
         return f"Arbiter: the game is null ({reason})"
+    if kind == ADDTIME:
+        return (f"Arbiter: {amount_text(int(data.get('seconds') or 0))} added to {side}'s "
+                f"clock ({reason})")
     return ""
 
 

@@ -17,11 +17,11 @@ from ..game import TaluGame
 from ..steps import Step
 from .engine import History, Result, Search
 from .evaluate import WIN
-from .levels import DEFAULT_LEVEL, HONOR_NODES, LEVELS, Level, get_level
+from .levels import DEFAULT_LEVEL, HONOR_NODES, LEVELS, Level, clock_seconds, get_level
 from .turns import Budget
 
-__all__ = ["DEFAULT_LEVEL", "HONOR_NODES", "LEVELS", "Choice", "Level", "choose_turn", "get_level",
-           "history_of"]
+__all__ = ["DEFAULT_LEVEL", "HONOR_NODES", "LEVELS", "Choice", "Level", "choose_turn",
+           "clock_seconds", "get_level", "history_of"]
 
 
 @dataclass(frozen=True)

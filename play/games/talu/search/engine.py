@@ -102,6 +102,8 @@ class Search:
                 val = sc - ply if sc > 0 else sc + ply
             elif depth <= 1:
                 val = sc
+                if self.level.leaf_wins and self.loses_at_once(fin):
+                    val = -(WIN - ply - 1)
             else:
                 child = TurnState(st.v, 1 - st.side, fin.op, fin.me)
                 val = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
@@ -112,6 +114,16 @@ class Search:
             if alpha >= beta:
                 break
         return best
+
+    def loses_at_once(self, fin: TurnState) -> bool:
+        """After the turn ending in ``fin``, does the opponent win at once (an invasion it
+        cannot be answered, R10, or an elimination)? The leaf's one look further: a static
+        score cannot see a walk to the goal row through a gap the turn left open, and an
+        invasion race is lost or won by exactly that (levels with ``leaf_wins``)."""
+        reply = TurnState(fin.v, 1 - fin.side, fin.op, fin.me)
+        if reply.honor & reply.op:  # the reply must answer the honor rule first (R10)
+            return False
+        return find_win(reply, self.budget, self.level.leaf_wins) is not None
 
     # --- the root ------------------------------------------------------------------------
     def run(self, root: TurnState, history: History) -> Result:

@@ -7,20 +7,27 @@ whichever comes first. The budgets below were chosen so that on one core of a 20
 (about 60-90 thousand nodes a second, BENCHMARKS.md) level 8 answers in a few seconds in the
 standard variant; the larger boards spend the same nodes and see less of the tree.
 
-| level | depth (own turns + replies) | beam root/inner | nodes | noise | seconds |
-|---|---|---|---|---|---|
-| 1 | 1          | 4 / -   | 3 000   | 90 | 1 |
-| 2 | 1 + safety | 8 / -   | 6 000   | 45 | 1 |
-| 3 | 2 | 6 / 3   | 12 000  | 20 | 2 |
-| 4 | 2 | 10 / 4  | 25 000  | 6  | 3 |
-| 5 | 2 | 14 / 6  | 50 000  | 2  | 4 |
-| 6 | 2 | 18 / 8  | 100 000 | 0  | 6 |
-| 7 | 2 | 24 / 10 | 180 000 | 0  | 8 |
-| 8 | 2 | 32 / 12 | 300 000 | 0  | 10 |
+| level | depth (own turns + replies) | beam root/inner | nodes | noise | seconds | leaf wins |
+|---|---|---|---|---|---|---|
+| 1 | 1          | 4 / -   | 3 000   | 90 | 1  | - |
+| 2 | 1 + safety | 8 / -   | 6 000   | 45 | 1  | - |
+| 3 | 2 | 6 / 3   | 12 000  | 20 | 2  | - |
+| 4 | 2 | 10 / 4  | 25 000  | 6  | 3  | 150 |
+| 5 | 2 | 14 / 6  | 50 000  | 2  | 4  | 200 |
+| 6 | 2 | 18 / 8  | 100 000 | 0  | 6  | 300 |
+| 7 | 2 | 24 / 8  | 180 000 | 0  | 8  | 300 |
+| 8 | 2 | 32 / 12 | 300 000 | 0  | 10 | 400 |
+
+*Leaf wins* (levels 4-8): each leaf of the tree (a reply of the opponent) is also checked for
+the mover's immediate win next turn (``find_win`` with that many nodes, ``Search.loses_at_once``)
+before its static score is believed: an invasion race is decided by a walk to the goal row
+through a gap the reply left, which a static score only guesses at. It is the third turn looked
+at, but only for a win at once, so it is not optimistic the way a full third turn was (below).
 
 Why not deeper: a search of three turns (own, reply, own) ends on the mover's own turn and is
 optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to level 5 (depth 2,
-BENCHMARKS.md), so the top levels look wider, not deeper.
+BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
+beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
 
 *Safety* (level 2): the one-turn search also rejects a turn after which the opponent has an
 immediate win (``find_win`` on the reply). From level 3 on, every node of the tree first looks
@@ -29,6 +36,13 @@ for the side to move's immediate win (``INNER_WIN_NODES``), which the beam could
 Every level first spends up to ``WIN_NODES`` (or a tenth of its budget, if more) looking for a turn
 that wins at once (``turns.find_win``): a beginner misjudges, but never misses a win at hand.
 An honor turn gets at least ``HONOR_NODES`` nodes at every level (below).
+
+*On a clock* (R36) a level's ``seconds`` is only the ceiling: ``clock_seconds`` gives a turn at
+most ``1/CLOCK_SHARE`` of the time the computer has left beyond ``CLOCK_RESERVE`` (kept back for
+the delivery of its steps and a loaded machine), plus most of the increment, and never more than
+a quarter of it. So at 3+2 level 8 may think about 7 s a turn early on (its node budget usually
+ends the search sooner) and less as its clock runs down: the computer does not lose on time in
+normal play.
 
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
 turn's score at the root: a beginner's misjudgement. Levels 6-8 resign a lost position (R15
@@ -52,6 +66,7 @@ class Level:
     safety: bool = False  # depth 1 only: reject turns that allow an immediate win
     resigns: bool = False
     resign_margin: int = 600  # centipieces down (after search) at which a resigning level gives up
+    leaf_wins: int = 0  # nodes per leaf for the next mover's immediate win (0: not looked for)
 
 
 LEVELS: dict[int, Level] = {
@@ -60,11 +75,11 @@ LEVELS: dict[int, Level] = {
         Level(1, 1, 4, 4, 3_000, 90, 1.0),
         Level(2, 1, 8, 4, 6_000, 45, 1.0, safety=True),
         Level(3, 2, 6, 3, 12_000, 20, 2.0),
-        Level(4, 2, 10, 4, 25_000, 6, 3.0),
-        Level(5, 2, 14, 6, 50_000, 2, 4.0),
-        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True),
-        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True),
-        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True),
+        Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
+        Level(5, 2, 14, 6, 50_000, 2, 4.0, leaf_wins=200),
+        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300),
+        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
+        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True, leaf_wins=400),
     )
 }
 
@@ -76,6 +91,26 @@ DEFAULT_LEVEL = 4
 # answer is never right. The search usually finds it in a few hundred.
 HONOR_NODES = 5_000
 WIN_NODES = 2_000
+
+
+# The computer on a clock (R36): a turn thinks at most this share of the time left ...
+CLOCK_SHARE = 30
+INCREMENT_SHARE = 0.8  # ... plus this share of the increment it gets back at the turn's end,
+CLOCK_RESERVE = 1.5  # seconds never thought away (the steps' delivery, a loaded machine),
+MIN_THINK = 0.05  # and at least this (the search returns its best so far when time is up).
+
+
+def clock_seconds(level: Level, left: float, increment: float = 0.0,
+                  reserve: float = CLOCK_RESERVE) -> float:
+    """Seconds the computer may think for a turn with ``left`` seconds on its clock (all of
+    it: main time and byoyomi periods) and ``increment`` seconds back after the turn: the
+    level's ``seconds`` is the ceiling, a small share of the clock the usual figure, and with
+    ``reserve`` or less left it plays at once."""
+    spare = left - reserve
+    if spare <= 0:
+        return MIN_THINK
+    share = spare / CLOCK_SHARE + INCREMENT_SHARE * increment
+    return max(MIN_THINK, min(level.seconds, share, spare / 4))
 
 
 def get_level(number: int) -> Level:
