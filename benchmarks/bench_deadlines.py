@@ -22,7 +22,8 @@ on this process's event loop:
 
 1. idle: ``--idle`` seconds with all 11,000 games running and none due: the worker's CPU
    (this process's user+system time) per second of wall time, i.e. the cost of finding due
-   deadlines (one indexed query for the due games and one for the next deadline per round);
+   deadlines (per round one indexed query per job, flags and resumptions, that finds both
+   the due games and the next time);
 2. flags: the ``--window``: for each live game, the delay from its deadline to its flag's
    ``update`` arriving on a channel subscribed to the game's group through Redis, where its
    players' sockets would get it (p50, p99, max), and the process's CPU per wall second.

@@ -34,10 +34,12 @@ class StartError(ValueError):
 
 
 def start_game(player_i, player_o, variant: str = "standard", rated: bool = True,
-               auto_warn: bool = True, time_control: str = "untimed") -> Game:
+               auto_warn: bool = True, time_control: str = "untimed",
+               in_event: bool = False) -> Game:
     """Create a live game at version 0 and its registry entry (signed game entry, STGE).
     A timed game's first clock (I's opening turn, R36) runs from its creation: the row
-    carries that deadline for the worker."""
+    carries that deadline for the worker. ``in_event``: an event's round creates it (R41: a
+    missed opening turn is an unplayed loss, not an abort)."""
     if variant not in VARIANT_NAMES:
         raise StartError(f"unknown variant {variant!r}")
     try:
@@ -48,7 +50,8 @@ def start_game(player_i, player_o, variant: str = "standard", rated: bool = True
         rating_i, rating_o = ports.directory().ratings(player_i, player_o)
         game = Game.objects.create(player_i=player_i, player_o=player_o, variant=variant,
                                    rated=rated, auto_warn=auto_warn, rating_i=rating_i,
-                                   rating_o=rating_o, time_control=str(control))
+                                   rating_o=rating_o, time_control=str(control),
+                                   in_event=in_event)
         if control.timed:
             first = clock.Clock(control, clock.ms(game.created)).deadline()
             game.deadline = event_log.deadline_at(first)

@@ -185,6 +185,9 @@ def archive(game: Game) -> bool:
         archived.tally = ledger.tally_to_json(tally)
         archived.stgn = records.stgn
         archived.played_at = game.finished or timezone.now()
+        if game.cause == "unplayed":  # R41: an event game lost by not completing the opening
+            archived.rated = False  # turn in time is an unplayed game, and it is not rated
+            Game.objects.filter(pk=game.pk).update(rated=False)  # its pages say so too
         archived.save()
         ledger.rate_finished_game(archived)
     return True

@@ -35,7 +35,12 @@ def submission(msg: dict[str, Any], game_id: str, side: str, lag: int = 0) -> Su
     elif kind in ("adjourn", "resume"):  # an offer, or the acceptance of the opponent's
         reason = msg.get("reason", "")
         reason = reason[:200] if isinstance(reason, str) else ""
-        command = Adjourn(reason) if kind == "adjourn" else Resume(reason)
+        if kind == "adjourn":
+            command = Adjourn(reason)
+        else:  # a time is the arbiter's to set (R38): the game refuses a player's, whatever it is
+            at = msg.get("at")
+            command = Resume(reason, None if at is None else
+                             at if isinstance(at, int) and not isinstance(at, bool) else 0)
     elif kind == "step":
         command = PlayStep(msg.get("step"), lag)
     else:  # "end" / "pass": steps that spend nothing

@@ -61,3 +61,8 @@ def deadline(state: State) -> int | None:
 
 __all__ = ["VARIANT_NAMES", "Actor", "Command", "Event", "GameOptions", "deadline", "decide",
            "evolve", "follow_up", "new_state", "rules_for", "run", "side_to_move", "snapshot"]
+
+
+def resume_at(state: State) -> int | None:
+    """When the adjourned ``state`` resumes at the time its arbiter set (ms), or None (R38)."""
+    return rules_of(state).resume_at(state)

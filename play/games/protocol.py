@@ -228,13 +228,19 @@ class Adjourn(Command):
 @dataclass(frozen=True, slots=True)
 class Resume(Command):
     """R38: resume an adjourned game (a new session, beginning with the sealed turn). From a
-    player an offer or the acceptance of the opponent's; from an arbiter at once."""
+    player an offer or the acceptance of the opponent's; from an arbiter at once, or, with
+    ``at`` (ms since the epoch, later than now), at the time the arbiter sets: the worker
+    then resumes it as the clock (``play.worker.clocks.resume_due``)."""
 
     TYPE: ClassVar[str] = "resume"
     reason: str = ""
+    at: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "reason": self.reason}
+        data: dict[str, Any] = {"type": self.TYPE, "reason": self.reason}
+        if self.at is not None:
+            data["at"] = self.at
+        return data
 
 
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (
@@ -258,6 +264,28 @@ def _side(data: dict[str, Any], what: str, required: bool = True) -> str:
     return side
 
 
+def resume_time(value: Any) -> int:
+    """R38: the time an arbiter sets for a resumption, as ms since the epoch: a whole number
+    of ms, or an ISO 8601 date and time with its offset ("2026-11-25T14:00:00+00:00", "Z"
+    allowed); ``BadCommand`` naming the form otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value <= 0:
+            raise BadCommand("a resumption time is a moment after 1970 ('at')")
+        return value
+    if isinstance(value, str) and len(value) <= 40:
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            if when.tzinfo is None:
+                raise BadCommand("a resumption time needs its offset from UTC, e.g. "
+                                 "'2026-11-25T14:00:00+00:00' ('at')")
+            return int(when.timestamp() * 1000)
+    raise BadCommand("a resumption time ('at') is ms since the epoch or an ISO 8601 date "
+                     "and time with its offset, e.g. '2026-11-25T14:00:00+00:00'")
+
+
 def command_from_json(data: Any) -> Command:
     """A command from its JSON form; ``BadCommand`` naming what is wrong."""
     if not isinstance(data, dict):
@@ -275,6 +303,8 @@ def command_from_json(data: Any) -> Command:
         reason = data.get("reason", "")
         if not isinstance(reason, str) or len(reason) > 200:
             raise BadCommand("a reason is text of at most 200 characters")
+        if cls is Resume and data.get("at") is not None:
+            return Resume(reason, resume_time(data["at"]))
         return cls(reason)  # type: ignore[call-arg]
     if cls is ClaimAbsence:
         result = data.get("result", "win")
@@ -476,6 +506,11 @@ class GameRules(Protocol):
         the server keeps it on the game's row so the worker flags the game then."""
         ...
 
+    def resume_at(self, state: State) -> int | None:
+        """When an adjourned game resumes at a time its arbiter set (ms since the epoch), None
+        when no such time is set (R38): kept on the game's row for the worker."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
@@ -489,3 +524,6 @@ class GameOptions:
     time_control: str = "untimed"
     #: When the game began (ms since the epoch): the first clock runs from then.
     started: int | None = None
+    #: The game is an event's (R41): a side that does not complete its opening turn in time
+    #: loses it as an unplayed game, where a casual game is aborted (R36, R37).
+    in_event: bool = False

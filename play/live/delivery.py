@@ -71,13 +71,14 @@ def layer_event(update: dict[str, Any], except_channel: str | None = None) -> di
 
 
 async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
-                   ack: dict[str, Any] | None = None) -> None:
+                   ack: dict[str, Any] | None = None, wake: bool = True) -> None:
     """Tell everyone on the game what ``outcome`` (``play.commands.path.Outcome``) stored: the
     ``sender`` socket first (``ack`` inside, for a client that asked), then everyone else on
     every process (the pub/sub layer leaves the sender out, ``EXCEPT``; a layer that does not
     brings its copy back and the socket drops it as already sent). Then, if the command ended
     the game, the worker is woken to archive it, and if it passed the turn to the computer
-    opponent, to play its turn."""
+    opponent, to play its turn (``wake`` false: the caller wakes it once for many, as the
+    worker's clock round does, ``needs_worker``)."""
     update = outcome.update()
     if update is None:
         return
@@ -86,12 +87,21 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
     if sender is not None:
         await sender.delivery.deliver(event, ack=ack)
     await layer_call(layer.group_send, group_name(game_id), event)
-    if (outcome.finished or _soon(getattr(outcome, "deadline", None))
-            or computer_to_move(update)):
+    if wake and needs_worker(outcome, update):
         await wake_worker()
 
 
-def _soon(deadline: int | None) -> bool:
+def needs_worker(outcome: Any, update: dict[str, Any] | None = None) -> bool:
+    """Whether the workers should look now at what ``outcome`` stored (``update``: its
+    broadcast, when made already): the game ended (to archive), a clock now runs out before
+    their next poll, or the computer is to move."""
+    update = update if update is not None else outcome.update()
+    return update is not None and bool(outcome.finished
+                                       or soon(getattr(outcome, "deadline", None))
+                                       or computer_to_move(update))
+
+
+def soon(deadline: int | None) -> bool:
     """Whether a clock's new deadline (ms since the epoch) may come before a worker's next
     poll: the workers are woken to sleep until it instead (R37: flags at the deadline)."""
     return deadline is not None and deadline - time.time() * 1000 < 2000 * conf.worker_poll()
@@ -107,10 +117,14 @@ def computer_to_move(update: dict[str, Any]) -> bool:
         "computer"))
 
 
-async def wake_worker() -> None:
-    """Ask the workers to look at the outbox now rather than at their next poll."""
+async def wake_worker(clock: bool = True) -> None:
+    """Ask the workers to look at the outbox now rather than at their next poll; ``clock``
+    false: not their clock's jobs (a round of flags that woke them for its games' archives
+    only: each clock loop already knows its next deadline, and would run a round for
+    nothing)."""
     layer = get_channel_layer()
-    await layer_call(layer.group_send, WORKER_GROUP, {"type": "worker.wake"})
+    message = {"type": "worker.wake"} if clock else {"type": "worker.wake", "clock": False}
+    await layer_call(layer.group_send, WORKER_GROUP, message)
 
 
 def user_group(user_id: Any) -> str:

@@ -58,6 +58,13 @@ class Game(models.Model):
     #: sent for (correspondence, ``play.worker.notices``): at most one of each per turn.
     noticed = models.DateTimeField(null=True, blank=True)
     reminded = models.DateTimeField(null=True, blank=True)
+    #: An event's game (R41): an opening turn not completed in time is an unplayed loss of
+    #: that side, not an abort (R36, R37); set by the event's round (``registry.events``).
+    in_event = models.BooleanField(default=False)
+    #: When the adjourned game resumes at the time its arbiter set (R38), kept by the append
+    #: (None: no time set); the worker resumes it then (``play.worker.clocks.resume_due``),
+    #: claiming it by moving this a lease ahead.
+    resume_at = models.DateTimeField(null=True, blank=True)
     detail = models.CharField(max_length=200, blank=True)
     stgn = models.TextField(blank=True)  # the game's notation, refreshed at every turn end
     created = models.DateTimeField(auto_now_add=True)
@@ -69,7 +76,10 @@ class Game(models.Model):
                                 condition=models.Q(deadline__isnull=False)),
                    # the adjourned games (nobody to move, R38), for the worker's sessions job
                    models.Index(fields=["id"], name="game_adjourned",
-                                condition=models.Q(status="live", to_move=""))]
+                                condition=models.Q(status="live", to_move="")),
+                   # the resumptions an arbiter set (R38), for the worker's clock job
+                   models.Index(fields=["resume_at"], name="game_resume_at",
+                                condition=models.Q(resume_at__isnull=False))]
         ordering = ["-created"]
 
     def __str__(self) -> str:

@@ -34,11 +34,12 @@ _lock = threading.Lock()
 
 
 def options_of(game: Game) -> GameOptions:
-    """The options a game's state is built with: its arbiter policy, its time control and
-    the moment its first clock started (the row's creation, R36)."""
+    """The options a game's state is built with: its arbiter policy, its time control, the
+    moment its first clock started (the row's creation, R36) and whether it is an event's
+    (R41)."""
     started = ms(game.created) if game.created is not None else None
     return GameOptions(auto_warn=game.auto_warn, time_control=game.time_control,
-                       started=started)
+                       started=started, in_event=game.in_event)
 
 
 def _events(game: Game, after: int, upto: int) -> list[Event]:
@@ -111,6 +112,7 @@ def put(game: Game, state: State) -> None:
             _rows[key] = Game(pk=game.pk, uuid=game.uuid, variant=game.variant,
                               rated=game.rated, auto_warn=game.auto_warn,
                               time_control=game.time_control, created=game.created,
+                              in_event=game.in_event,
                               player_i_id=game.player_i_id, player_o_id=game.player_o_id,
                               rating_i=game.rating_i, rating_o=game.rating_o,
                               status=Game.LIVE)

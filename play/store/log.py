@@ -111,6 +111,9 @@ class Batch:
     deadline: int | None = None
     #: The side to move after these events ("" when over), for players' lists of games.
     to_move: str = ""
+    #: When an adjourned game resumes at the time its arbiter set (ms; None: no such time),
+    #: written on the game's row for the worker (R38).
+    resume_at: int | None = None
 
     @property
     def version(self) -> int:
@@ -121,7 +124,8 @@ def _status_row(batch: Batch) -> dict[str, Any]:
     r = batch.result
     row: dict[str, Any] = {"id": batch.game_pk, "old": batch.expected_version,
                            "new": batch.version, "stgn": batch.stgn,
-                           "deadline": batch.deadline, "to_move": batch.to_move}
+                           "deadline": batch.deadline, "to_move": batch.to_move,
+                           "resume_at": batch.resume_at}
     if r is not None:
         # An aborted game has no result at all (R37), not a null game ("-").
         row.update(status=Game.FINISHED, winner="" if r.reason == "aborted" else r.winner or "-",
@@ -151,10 +155,11 @@ def _sql() -> str:
         f"reason = COALESCE(s.reason, g.reason), detail = COALESCE(s.detail, g.detail), "
         f"cause = COALESCE(s.cause, g.cause), "
         f"deadline = to_timestamp(s.deadline / 1000.0), to_move = s.to_move, "
+        f"resume_at = to_timestamp(s.resume_at / 1000.0), "
         f"finished = CASE WHEN s.status IS NULL THEN g.finished ELSE now() END "
         f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS s(id bigint, old integer, new integer, "
         f"stgn text, status text, winner text, reason text, detail text, cause text, "
-        f"deadline bigint, to_move text) "
+        f"deadline bigint, to_move text, resume_at bigint) "
         f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s "
         f"RETURNING g.id, g.status), "
         f"stored AS ("
@@ -195,7 +200,8 @@ def _append_orm(batch: Batch) -> bool:
     takes the database's write lock at once), then the rows."""
     row = _status_row(batch)
     changes: dict[str, Any] = {"version": batch.version, "deadline": deadline_at(batch.deadline),
-                               "to_move": batch.to_move}
+                               "to_move": batch.to_move,
+                               "resume_at": deadline_at(batch.resume_at)}
     if batch.stgn is not None:
         changes["stgn"] = batch.stgn
     if batch.result is not None:
@@ -223,16 +229,29 @@ def append(batch: Batch) -> bool:
     """
     if not on_postgresql():
         return _append_orm(batch)
-    params = _params([batch])
+    return append_many([batch]).get(batch.game_pk) == len(batch.events)
+
+
+def append_many(batches: Sequence[Batch]) -> dict[int, int]:
+    """Store several games' batches (at most one per game), each only if its game is still
+    live at its expected version: on PostgreSQL as ONE statement (the worker's flags of a
+    round: one round trip and one commit, not one per game), on SQLite one transaction each.
+    Returns the events stored per game pk (a game that had moved is missing).
+
+    Raises the database's errors unchanged; on PostgreSQL nothing of any batch was written
+    then (the caller may store each alone)."""
+    if not on_postgresql():
+        return {b.game_pk: len(b.events) for b in batches if _append_orm(b)}
+    params = _params(sorted(batches, key=lambda b: b.game_pk))  # rows locked in one order
     if connection.in_atomic_block:
         # Inside someone's transaction (tests, a caller's atomic block): a savepoint, so a
         # refused statement leaves that transaction usable.
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(_sql(), params)
-            return dict(cur.fetchall()).get(batch.game_pk) == len(batch.events)
+            return dict(cur.fetchall())
     with connection.cursor() as cur:  # autocommit: the statement is its own transaction
         cur.execute(_sql(), params)
-        return dict(cur.fetchall()).get(batch.game_pk) == len(batch.events)
+        return dict(cur.fetchall())
 
 
 # One connection per event loop (a process has one; tests run several in turn).

@@ -40,6 +40,9 @@ from play.live.delivery import (
     announce_archived,
     announce_pairing,
     layer_call,
+    needs_worker,
+    soon,
+    wake_worker,
 )
 from play.lobby import pool
 from play.models import Game
@@ -77,22 +80,41 @@ def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
 NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
 
 
-def _flags_in_thread(notices_too: bool = False
-                     ) -> tuple[list[tuple[Any, Any]], datetime | None]:
-    """The clock's job (``play.worker.clocks``) on one of the loop's threads: the flags stored
-    and the next deadline of a live game; and, every ``NOTICE_EVERY`` seconds, the
-    correspondence notices (``play.worker.notices``)."""
+def _flags_in_thread() -> tuple[list[tuple[Any, Any]], datetime | None]:
+    """The clock's jobs (``play.worker.clocks``) on one of the loop's threads: the flags and
+    the resumptions (R38) stored, and the next moment either is due. Nothing else runs here:
+    a flag must not wait behind slower work (the correspondence notices, a round of mail, once
+    ran here and held due flags for seconds)."""
     close_old_connections()
     try:
-        flags = clocks.flag_due()
-        if notices_too:
-            try:
-                notices.send_due()
-            except Exception:
-                log.warning("correspondence notices failed", exc_info=True)
-        return flags, clocks.next_deadline()
+        return clocks.run_round()
     finally:
         close_old_connections()
+
+
+def _notices_in_thread() -> None:
+    """The correspondence notices (``play.worker.notices``) on one of the loop's threads."""
+    close_old_connections()
+    try:
+        notices.send_due()
+    finally:
+        close_old_connections()
+
+
+def warm_up() -> None:
+    """Load, once, what the first flag would otherwise load while its players wait: the
+    site's URL map (the first ``reverse``, for the players' profile links in every update,
+    imports every view module: 0.3 s on a quiet machine, over 1 s on a busy one, measured
+    as the first flags' delay in ``benchmarks/bench_deadlines.py``) and the rules' tables
+    of each variant (a snapshot)."""
+    from django.urls import reverse
+
+    from play import games
+    from play.games.registry import VARIANT_NAMES
+
+    reverse("lobby")
+    for variant in VARIANT_NAMES:
+        games.snapshot(games.new_state(variant))
 
 
 def _waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
@@ -163,6 +185,10 @@ class Worker:
         log.info("worker %s running (poll %.1f s)", self.name, conf.worker_poll())
         # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
         # signatures take far longer than a flag may be late, R37).
+        try:
+            await sync_to_async(warm_up, thread_sensitive=False)()
+        except Exception:  # pragma: no cover - the same code runs for every command
+            log.warning("worker warm-up failed", exc_info=True)
         clock = asyncio.ensure_future(self._job(self.clock_wake, self.clock_round, self._sleep))
         # The pools' waves beside both: a pairing never waits behind an archive either (R47).
         pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
@@ -199,19 +225,33 @@ class Worker:
         return max(0.0, min(poll, (self.next_deadline - timezone.now()).total_seconds()))
 
     async def clock_round(self) -> None:
-        """The clock's job once: flags stored and announced, the next deadline noted."""
+        """The clock's jobs once: flags and resumptions stored and announced, the next
+        deadline noted; then the workers woken once for them all (to archive the flagged
+        games), not once per flag."""
         try:
-            loop_now = asyncio.get_running_loop().time()
-            notices_too = loop_now - self.noticed_at >= NOTICE_EVERY
-            if notices_too:
-                self.noticed_at = loop_now
-            flags, self.next_deadline = await sync_to_async(
-                _flags_in_thread, thread_sensitive=False)(notices_too)
+            done, self.next_deadline = await sync_to_async(
+                _flags_in_thread, thread_sensitive=False)()
         except Exception:  # the database away: try again at the next round
             log.warning("worker clock round failed", exc_info=True)
             return
-        # each also wakes the workers to archive its game
-        await asyncio.gather(*(announce(game_uuid, outcome) for game_uuid, outcome in flags))
+        await asyncio.gather(*(announce(game_uuid, outcome, wake=False)
+                               for game_uuid, outcome in done))
+        if any(needs_worker(outcome) for _, outcome in done):
+            # for the archives of the games it ended; the clock loops only when a clock now
+            # runs out before their next poll (this one knows its next deadline)
+            await wake_worker(clock=any(soon(o.deadline) for _, o in done))
+
+    async def notices_round(self) -> None:
+        """Every ``NOTICE_EVERY`` seconds, the correspondence notices: on the outbox's side of
+        the worker, never in the clock's way."""
+        loop_now = asyncio.get_running_loop().time()
+        if loop_now - self.noticed_at < NOTICE_EVERY:
+            return
+        self.noticed_at = loop_now
+        try:
+            await sync_to_async(_notices_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("correspondence notices failed", exc_info=True)
 
     async def round(self) -> None:
         """One pass over the due outbox work; errors are logged, never end the loop."""
@@ -230,6 +270,7 @@ class Worker:
             await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
         except Exception:
             log.warning("worker sessions round failed", exc_info=True)
+        await self.notices_round()
         try:
             await sync_to_async(_jobs_in_thread, thread_sensitive=False)()
         except Exception:
@@ -276,7 +317,8 @@ class Worker:
             delay = 0.2
             if message.get("type") == "worker.wake":
                 self.wake.set()
-                self.clock_wake.set()
+                if message.get("clock", True):
+                    self.clock_wake.set()
                 self.pool_wake.set()
 
 

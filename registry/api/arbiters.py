@@ -67,6 +67,10 @@ class ActionSerializer(serializers.Serializer):
     arbiter = serializers.CharField(max_length=150, required=False,
                                     help_text="With a body token only: the username of the "
                                               "arbiter the body appointed, acting.")
+    at = serializers.DateTimeField(required=False,
+                                   help_text="resume: the time play resumes (R38), later than "
+                                             "now; the worker resumes the adjourned game "
+                                             "then. Without it, resume at once.")
 
 
 class ActionResultSerializer(serializers.Serializer):
@@ -189,6 +193,8 @@ class GameArbiterAction(APIView):
         for key in ("side", "turn", "seconds"):
             if key in data:
                 message[key] = data[key]
+        if "at" in data:  # R38: an aware datetime (DRF's), as the protocol's ms
+            message["at"] = int(data["at"].timestamp() * 1000)
         outcome = arbiter_commands.act(live.uuid, user, message, body)
         if not outcome.ok:
             return Response({"detail": outcome.reason, "code": outcome.code,

@@ -32,7 +32,8 @@ class Event(models.Model):
     body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(max_length=200)
     variant = models.CharField(max_length=16, default="standard")
-    # a placeholder until time controls (issue 20) land: the text R38 records, e.g. "untimed"
+    # R36's time control in canonical form (``play.games.clock``): its online games' clocks,
+    # and the text R38 records, e.g. "fischer 600+5" or "untimed"
     time_control = models.CharField(max_length=40, default="untimed")
     rated = models.BooleanField(default=True)
     scoring_model = models.CharField(max_length=2, choices=MODELS, default="S1")

@@ -18,12 +18,23 @@ log = logging.getLogger(__name__)
 
 # the live game's winner -> the pairing's result, white (`I`, R43) first; a null game is a draw
 FROM_WINNER = {"I": "1-0", "O": "0-1", "-": "="}
+# R41: an event game whose side did not complete its opening turn in time (the game's cause
+# ``unplayed``) is an unplayed game lost by that side: 1 to the present side, 0 to the absent
+UNPLAYED_WINNER = {"I": "+-", "O": "-+"}
+
+
+def result_of(game) -> str | None:
+    """The pairing's result for finished ``game`` (None: it ended without one)."""
+    if game.cause == "unplayed":
+        return UNPLAYED_WINNER.get(game.winner or "")
+    return FROM_WINNER.get(game.winner or "")
 
 
 def game_finished(game) -> None:
-    """Idempotent: a result the arbiter already decided or corrected is left alone. A game that
-    ended without a result (aborted, R37) waits for the arbiter: R41 makes it an unplayed loss
-    of the side that did not complete its opening turn, which the arbiter enters."""
+    """Idempotent: a result the arbiter already decided or corrected is left alone. An event
+    game a side lost by not completing its opening turn in time (R41) is an unplayed game
+    (``+-``/``-+``); a game that ended without a result (an aborted one, R37, which an event
+    game no longer is) waits for the arbiter."""
     with transaction.atomic():
         pairing = (Pairing.objects.select_for_update().filter(game_id=game.pk)
                    .select_related("round__event").first())
@@ -31,14 +42,17 @@ def game_finished(game) -> None:
             return
         if pairing.round.event.status == "closed":
             return
-        result = FROM_WINNER.get(game.winner or "")
+        result = result_of(game)
         if result is None:
             pairing.note = "the game ended without a result: the arbiter decides"
             pairing.save(update_fields=["note"])
             return
         pairing.result = result
         pairing.decided_by = "game"
-        pairing.save(update_fields=["result", "decided_by"])
+        if game.cause == "unplayed":
+            loser = "light" if game.winner == "O" else "dark"
+            pairing.note = f"unplayed: {loser} did not complete the opening turn in time (R41)"
+        pairing.save(update_fields=["result", "decided_by", "note"])
         touch(pairing.round.event_id)
 
 

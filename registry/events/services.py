@@ -15,6 +15,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from registry.events import hettlandic, state
 from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
@@ -57,6 +58,11 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
         raise EventError("an event needs a name")
     if "variant" in values and values["variant"] not in VARIANT_NAMES:
         raise EventError(f"unknown variant {values['variant']!r}")
+    if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
+        try:
+            values["time_control"] = str(clock.parse(values["time_control"]))
+        except clock.TimeControlError as err:
+            raise EventError(str(err)) from None
     for name, choices in (("scoring_model", MODELS), ("system", SYSTEMS),
                           ("auto_arbiter", POLICIES), ("venue", VENUES)):
         if name in values:
@@ -306,7 +312,7 @@ def _start(event: Event, rnd: Round) -> bool:
     (PostgreSQL re-checks the condition on the row it waited for). Whether this call started
     it. After the commit both players of each game are told on the lobby's socket (R41) and the
     worker is woken to mail them (``registry.events.notify``)."""
-    from play.lifecycle import start_game
+    from play.lifecycle import StartError, start_game
 
     now = timezone.now()
     if not Round.objects.filter(pk=rnd.pk, state=Round.PAIRED).update(
@@ -321,8 +327,11 @@ def _start(event: Event, rnd: Round) -> bool:
             if guest is not None:  # entered while the event was over the board
                 raise EventError(f"{guest.name} has no account, so board {p.board} cannot "
                                  "be played online: enter its result first", "conflict")
-            game = start_game(p.white.player.user, p.black.player.user,
-                              **game_settings(event))
+            try:
+                game = start_game(p.white.player.user, p.black.player.user,
+                                  **game_settings(event))
+            except StartError as err:  # an event announced before controls were checked
+                raise EventError(f"the round cannot start: {err}", "conflict") from None
             _event_model(game, event)
             p.game = game
             p.save(update_fields=["game"])
@@ -341,7 +350,9 @@ def game_settings(event: Event) -> dict:
     game's players are warned automatically, as in casual games; ``off``, nothing is
     automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
     return {"variant": event.variant, "rated": event.rated,
-            "auto_warn": event.auto_arbiter == "warn"}
+            "auto_warn": event.auto_arbiter == "warn",
+            # R36: its clocks; R41: a missed opening turn is an unplayed loss, not an abort
+            "time_control": event.time_control, "in_event": True}
 
 
 def _event_model(game, event: Event) -> None:

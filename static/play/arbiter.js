@@ -166,6 +166,9 @@
     var msg = {type: action, reason: reason, seq: "arb-" + Date.now() + "-" + (++n)};
     if (action === "warn" || action === "forfeit") msg.side = side;
     if (action === "count_as_pass") msg.turn = turn;
+    // R38: a resumption at a set time (the field is the arbiter's local time)
+    var at = $("arb-resume-at") && $("arb-resume-at").value;
+    if (action === "resume" && at) msg.at = new Date(at).getTime();
     if (action === "add_time") {  // R39: seconds to the side's clock (the server checks them)
       msg.side = side;
       msg.seconds = Number($("arb-seconds").value);

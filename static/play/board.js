@@ -117,12 +117,18 @@
     var status;
     if (s.outcome) status = resultText(s.outcome);
     else if (!mySide) status = cap(T.sideName(s.side_to_move)) + " to move";
+    else if (s.adjournment && s.adjournment.adjourned && s.adjournment.resume_at)
+      status = "Adjourned: play resumes at " + whenText(s.adjournment.resume_at) + " (set by the arbiter)";
     else if (s.adjournment && s.adjournment.adjourned) status = "Adjourned: the sealed turn is hidden until play resumes";
     else if (s.adjournment && myTurn()) status = "Seal your turn: only you will see it until play resumes";
     else if (s.adjournment) status = cap(T.sideName(s.adjournment.sealing)) + " is sealing the turn";
     else if (myTurn()) status = st.pending ? "Sending…" : "Your turn";
     else status = "Waiting for " + T.sideName(s.side_to_move) + " (" + playerName(s.side_to_move) + ")";
     if (!flashing) $("status").textContent = status;
+    // R38: the resumption time the arbiter set, beside the game (the page's own until now)
+    var resumeAt = !s.outcome && s.adjournment && s.adjournment.resume_at;
+    $("resume-at").hidden = !resumeAt;
+    if (resumeAt) $("resume-at").textContent = "Adjourned: play resumes at " + whenText(resumeAt) + ", the time the arbiter set (R38).";
     updateTitle();
     if (s.outcome && root.dataset.conn === "live") setConn("finished");
     // honor rule announcement
@@ -255,11 +261,17 @@
     var d = o.detail ? " (" + o.detail + ")" : "";
     if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
     // The same words as the pages' (play/templatetags/talu_words.py): said of the loser.
-    var cause = {time: "ran out of time", abandonment: "left the game"}[o.cause];
+    var cause = {time: "ran out of time", abandonment: "left the game",
+      unplayed: "did not complete the opening turn in time (unplayed, not rated)"}[o.cause];
     if (o.winner && cause) return cap(T.sideName(o.winner)) + " won: " + T.sideName(o.winner === "I" ? "O" : "I") + " " + cause;
     return o.text || (o.winner ? cap(T.sideName(o.winner)) + " won" : "Null game");
   }
   function cap(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  // R38: a resumption time (ms since the epoch) in the reader's own time and in UTC.
+  function whenText(t) {
+    var d = new Date(t);
+    return d.toLocaleString() + " (" + d.toISOString().slice(0, 16).replace("T", " ") + " UTC)";
+  }
   var set = T.set, esc = T.esc;
 
   // ---------------------------------------------------------------------------------- clocks

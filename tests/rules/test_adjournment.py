@@ -15,14 +15,18 @@ import pytest
 from play import games
 from play.games.clock import ms
 from play.games.protocol import (
+    CLOCK_ACTOR,
     Adjourn,
+    BadCommand,
     CommandError,
     GameOptions,
     IllegalCommand,
     NotAllowed,
     PlayStep,
     Resume,
+    TooEarly,
     arbiter,
+    command_from_json,
     player,
     system,
     viewer_state,
@@ -81,7 +85,8 @@ def test_sealed_turn_is_seen_by_its_side_only():
         assert unclocked == {k: v for k, v in public.items() if k not in ("clock",
                                                                           "adjournment")}
         assert shown["open_turn"]["steps"] == [] and shown["side_to_move"] == "I"
-        assert shown["adjournment"] == {"sealing": "I", "adjourned": True, "session": 2}
+        assert shown["adjournment"] == {"sealing": "I", "adjourned": True, "session": 2,
+                                        "resume_at": None}
     own = viewer_state(snap, "I")
     assert "A3" in own["board"]["I"] and "A2" not in own["board"]["I"]
     assert "A2-A3" not in games.rules_of(s).notation(s)
@@ -158,3 +163,70 @@ def test_no_warning_tells_of_the_sealed_turn():
     games.run(s, player("I"), Resume(), at(20))
     events = games.run(s, player("O"), Resume(), at(21))
     assert [e.kind for e in events] == ["resume", "warn", "warn"]
+
+
+def test_arbiter_sets_the_resumption_time_and_the_clock_resumes_then():
+    """R38: the arbiter sets the time play resumes (a ``schedule`` event everyone sees); the
+    clock's ``resume`` is refused before it and opens the next session at it, the clocks
+    restarting then; a replay of the log is the same state."""
+    s, log = _adjourned_game()
+    when = ms(at(7200))
+    events = games.run(s, arbiter("ann"), Resume("round 2 resumes after lunch", when), at(30))
+    log += events
+    assert [(e.kind, e.data["resume_at"], e.visibility) for e in events] == [
+        ("schedule", when, "all")]
+    assert games.rules_of(s).resume_at(s) == when
+    assert games.snapshot(s)["adjournment"]["resume_at"] == when
+    # the sealed turn is not complete yet: the schedule stands, the seal comes first
+    _turn(s, "I", "A2", "A3", 40, log)
+    assert s.sessions.adjourned and games.deadline(s) is None
+    version = s.version
+    with pytest.raises(TooEarly, match="the time the arbiter set"):
+        games.run(s, CLOCK_ACTOR, Resume(), at(7199))
+    assert s.version == version and s.sessions.paused
+    events = games.run(s, CLOCK_ACTOR, Resume(), at(7200.5))
+    log += events
+    assert [(e.kind, e.actor, e.data["by"]) for e in events] == [("resume", "clock", "arbiter")]
+    assert not s.sessions.paused and games.rules_of(s).resume_at(s) is None
+    assert s.clock.running == "O" and s.clock.since == ms(at(7200.5))
+    assert games.deadline(s) == ms(at(7200.5)) + 600_000
+    snap = games.snapshot(s)
+    assert [(d["action"], d["reason"]) for d in snap["arbiter"]] == [
+        ("adjourn", "adjourned by agreement"), ("resume", "round 2 resumes after lunch")]
+    replayed = games.new_state("standard", GameOptions(time_control="fischer 600+0",
+                                                       started=ms(T0)))
+    for e in log:
+        games.evolve(replayed, e)
+    assert games.snapshot(replayed) == snap
+
+
+def test_resumption_time_bad_input_changes_nothing():
+    s, _ = _adjourned_game()
+    _turn(s, "I", "A2", "A3", 40, [])
+    version = s.version
+    with pytest.raises(NotAllowed, match="only an arbiter sets the time"):
+        games.run(s, player("O"), Resume("", ms(at(9000))), at(50))
+    with pytest.raises(IllegalCommand, match="has passed"):
+        games.run(s, arbiter("ann"), Resume("", ms(at(49))), at(50))
+    with pytest.raises(BadCommand, match="at most 90 days"):
+        games.run(s, arbiter("ann"), Resume("", ms(at(91 * 86_400))), at(50))
+    with pytest.raises(IllegalCommand, match="no time is set"):
+        games.run(s, CLOCK_ACTOR, Resume(), at(60))
+    for bad in ("tomorrow", "2026-03-01T14:00:00", True, -5, {"x": 1}):
+        with pytest.raises(BadCommand, match="resumption time"):
+            command_from_json({"type": "resume", "reason": "", "at": bad})
+    assert s.version == version and s.sessions.resume_at is None and s.sessions.paused
+    parsed = command_from_json({"type": "resume", "at": "2026-03-01T02:00:00Z"})
+    assert parsed.at == ms(at(7200))
+
+
+def test_players_may_still_resume_sooner_by_agreement():
+    """R38: both players present and agreeing resume at once; the arbiter's time lapses."""
+    s, _ = _adjourned_game()
+    _turn(s, "I", "A2", "A3", 40, [])
+    games.run(s, arbiter("ann"), Resume("", ms(at(7200))), at(50))
+    games.run(s, player("O"), Resume(), at(60))
+    games.run(s, player("I"), Resume(), at(61))
+    assert not s.sessions.paused and s.sessions.resume_at is None
+    with pytest.raises(IllegalCommand, match="not adjourned"):
+        games.run(s, CLOCK_ACTOR, Resume(), at(7200))

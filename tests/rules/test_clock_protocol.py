@@ -100,6 +100,46 @@ def test_opening_turn_not_completed_aborts():
     assert snap["outcome"]["reason"] == "aborted"
 
 
+@pytest.mark.parametrize("late", ["I", "O"])
+def test_event_game_opening_turn_not_completed_is_an_unplayed_loss(late):
+    """R41: in an event's game the side that does not complete its opening turn in time loses
+    it as an unplayed game (a decision, cause ``unplayed``), not an abort (R36, R37); the
+    same flag in a casual game (above) aborts it. A replay of the log agrees."""
+    options = GameOptions(time_control="fischer 600+5", started=ms(T0), in_event=True)
+    s = games.new_state("standard", options)
+    log: list = []
+    start = T0
+    if late == "O":  # I completes its opening turn; O's 30 s run from then
+        start = T0 + timedelta(seconds=4)
+        log += _quiet_turn(s, "I", start)
+    with pytest.raises(TooEarly):
+        games.run(s, CLOCK_ACTOR, Flag(), start + timedelta(seconds=29))
+    events = games.run(s, CLOCK_ACTOR, Flag(), start + timedelta(seconds=30))
+    log += events
+    winner = "O" if late == "I" else "I"
+    assert [(e.kind, e.side, e.data["cause"], e.data["winner"]) for e in events] == [
+        ("decide", late, "unplayed", winner)]
+    assert (s.result.winner, s.result.reason, s.result.cause) == (winner, "decision",
+                                                                  "unplayed")
+    outcome = games.snapshot(s)["outcome"]
+    assert outcome["winner"] == winner and outcome["cause"] == "unplayed"
+    assert games.deadline(s) is None
+    replayed = games.new_state("standard", options)
+    for e in log:
+        games.evolve(replayed, e)
+    assert replayed.result == s.result
+
+
+def test_event_game_after_the_openings_flags_on_time():
+    """The exception is the opening turn's alone: later an event game is lost on time."""
+    s = games.new_state("standard", GameOptions(time_control="fischer 60+0", started=ms(T0),
+                                                in_event=True))
+    _quiet_turn(s, "I", T0 + timedelta(seconds=5))
+    _quiet_turn(s, "O", T0 + timedelta(seconds=8))
+    events = games.run(s, CLOCK_ACTOR, Flag(), T0 + timedelta(seconds=68))
+    assert events[0].data["cause"] == "time" and s.result.winner == "O"
+
+
 def test_resignation_cause():
     s = _new("untimed")
     games.run(s, player("I"), Resign(), T0)

@@ -40,3 +40,32 @@ def store_only(game_uuid, user, action, **kwargs):
     """A player's message stored by the command path and announced to nobody (as by a process
     whose broadcast was lost): the tests of delivery then send the layer messages themselves."""
     return submit_as(game_uuid, user, action, announce=False, **kwargs)
+
+
+def race(job, workers: int = 2) -> list:
+    """Run ``job()`` (a worker's round, returning a list) on ``workers`` threads released
+    together, as several worker processes would: everything they return, in one list. On
+    SQLite (one writer) a thread whose round hits the lock fails that round, as the worker's
+    loop does (it tries again next round); PostgreSQL runs them all for real."""
+    import threading
+
+    from django.db import OperationalError, connection
+
+    results: list = []
+    barrier = threading.Barrier(workers)
+
+    def worker() -> None:
+        barrier.wait()
+        try:
+            results.extend(job())
+        except OperationalError:
+            pass
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results

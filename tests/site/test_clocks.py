@@ -12,13 +12,11 @@ out of range is refused with words.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import OperationalError
 from django.urls import reverse
 from django.utils import timezone
 
@@ -31,6 +29,7 @@ from play.store import engines
 from play.worker import clocks
 from play.worker.loop import run_due
 from registry.models import GameRecord, RatingChange, RegistryGame
+from tests.site.gameplay import race
 from tests.site.wsutil import connect, receive
 
 OPENINGS = [("I", "A1", "B1"), ("O", "A8", "B8")]
@@ -91,24 +90,7 @@ def test_flag_at_deadline_with_no_socket_open(players, client):
 def test_two_workers_flag_once(players):
     game = _timed(players, "fischer 60+0", age=200)
     _past_openings(game)
-    results: list = []
-    barrier = threading.Barrier(2)
-
-    def worker():
-        barrier.wait()
-        try:
-            results.extend(clocks.flag_due())
-        except OperationalError:  # SQLite's one writer: this worker's round fails, as in
-            pass  # the loop (retried next round); PostgreSQL runs both for real
-        finally:
-            from django.db import connection
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
+    results = race(clocks.flag_due)  # two workers' rounds at once
     assert len(results) == 1
     assert GameEvent.objects.filter(game=game, kind="decide").count() == 1
 
@@ -196,3 +178,44 @@ async def test_lag_measured_by_the_server_goes_with_the_step(players, cookies):
     step = await GameEvent.objects.aget(game_id=game.pk, version=1)
     assert 190 <= step.data["lag"] <= 5000, step.data
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_deadlines_is_flagged_in_one_statement(players, monkeypatch):
+    """The flags due in one round are decided one by one and stored together (one statement
+    on PostgreSQL: one round trip and one commit, not one per game). A game that moved after
+    the round read it (here its opponent resigned first) is decided again alone and left
+    out: every game ends once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from play.games.protocol import Resign
+    from play.store import log as event_log
+
+    due = [_timed(players, "fischer 60+0", age=200) for _ in range(3)]
+    for game in due:
+        _past_openings(game)
+    later = _timed(players, "fischer 600+0", age=5)  # not due
+    real = event_log.append_many
+    raced: list = []
+
+    def racing(batches):  # O resigns the first game just before the flags are stored
+        if not raced:
+            raced.append(True)
+            assert store(Submission(due[0].uuid, player("O"), Resign())).ok
+        return real(batches)
+
+    monkeypatch.setattr(event_log, "append_many", racing)
+    with CaptureQueriesContext(connection) as queries:
+        flagged = clocks.flag_due()
+    assert sorted(str(u) for u, _ in flagged) == sorted(str(g.uuid) for g in due[1:])
+    if connection.vendor == "postgresql":
+        appends = [q for q in queries.captured_queries if "jsonb_to_recordset" in q["sql"]]
+        assert len(appends) == 2  # the resignation's, and ONE for both flags
+    rows = {g.pk: Game.objects.get(pk=g.pk) for g in due}
+    assert (rows[due[0].pk].cause, rows[due[0].pk].winner) == ("resignation", "I")
+    for game in due[1:]:
+        assert (rows[game.pk].cause, rows[game.pk].winner) == ("time", "O")
+    for game in due:
+        assert GameEvent.objects.filter(game=game, kind="decide").count() == 1
+    assert Game.objects.get(pk=later.pk).is_live

@@ -7,6 +7,11 @@ keeps being shown the position before it (``public_snapshot``). When the sealed 
 ``seal`` event closes the session: the clock stops, its time charged. ``resume`` opens the next
 session; its data reveals the sealed turn to everyone.
 
+An arbiter may instead set the time play resumes (``Resume`` with ``at``): a ``schedule``
+event keeps it (``Sessions.resume_at``, on the game's row for the worker), and at that time
+the clock's own ``resume`` (the worker, ``play.worker.clocks.resume_due``) opens the next
+session, its clocks restarting then; the players may still resume sooner by agreement.
+
 ``Sessions`` keeps, per session that ended, what its record (STSE, book 6.5.2.2) needs: the
 turns and arbiter decisions it holds (counts into the engine's lists), the board at its end
 (before the sealed turn), the clocks then and when it started and ended; the registry's
@@ -20,23 +25,28 @@ from typing import Any
 
 from play.games.protocol import (
     ARBITER,
+    CLOCK,
     EVERYONE,
     SYSTEM,
     Actor,
     Adjourn,
+    BadCommand,
     Event,
     GameOver,
     IllegalCommand,
     NotAllowed,
     Resume,
+    TooEarly,
 )
 
 from .decisions import ArbiterDecision
 from .game import TaluGame
 from .outcome import Side
 
-OFFER, ADJOURN, SEAL, RESUME = "offer", "adjourn", "seal", "resume"
-KINDS = (OFFER, ADJOURN, SEAL, RESUME)
+OFFER, ADJOURN, SEAL, RESUME, SCHEDULE = "offer", "adjourn", "seal", "resume", "schedule"
+KINDS = (OFFER, ADJOURN, SEAL, RESUME, SCHEDULE)
+#: How far ahead an arbiter may set a resumption (R38 sets no bound; a season of events).
+SCHEDULE_MAX = 90 * 86_400_000
 
 
 @dataclass
@@ -65,6 +75,8 @@ class Sessions:
     public_stgn: str | None = None
     ended: list[SessionEnd] = field(default_factory=list)
     started: int | None = None  # when the current session began (ms)
+    resume_at: int | None = None  # when the arbiter set play to resume (ms), R38
+    schedule_reason: str = ""  # the arbiter's words when setting it
 
     @property
     def paused(self) -> bool:
@@ -106,20 +118,32 @@ def decide_adjourn(engine: TaluGame, s: Sessions, actor: Actor, command: Adjourn
 
 def decide_resume(engine: TaluGame, s: Sessions, actor: Actor, command: Resume,
                   at: int | None) -> Event:
-    """An offer, an acceptance, or an arbiter's resumption of an adjourned game."""
+    """An offer, an acceptance, or an arbiter's resumption of an adjourned game; an arbiter's
+    time for the resumption (``command.at``), and the clock's resumption at that time."""
     if engine.outcome is not None:
         raise GameOver(f"the game is over ({engine._outcome_text()})")
-    if not (actor.plays or actor.kind == ARBITER):
+    if not (actor.plays or actor.kind in (ARBITER, CLOCK)):
         raise NotAllowed(f"only the players or an arbiter resume a game, not the {actor.kind}")
     if not s.paused:
         raise IllegalCommand("the game is not adjourned")
+    if command.at is not None:
+        return _schedule(s, actor, command, at)
+    if actor.kind == CLOCK:  # the worker, at the time the arbiter set (R38)
+        if s.resume_at is None:
+            raise IllegalCommand("no time is set for this game to resume")
+        if at is None or at < s.resume_at:
+            raise TooEarly(f"play resumes at the time the arbiter set, "
+                           f"{(s.resume_at - (at or 0)) / 1000:.0f} s from now")
     if not s.adjourned:
         raise IllegalCommand(f"{s.sealing} has not sealed the turn yet")
     data: dict[str, Any] = {"reason": command.reason.strip()}
     if at is not None:
         data["t"] = at
-    if actor.kind == ARBITER or s.offer == (RESUME, _side_other(actor.side)):
-        data["by"] = "arbiter" if actor.kind == ARBITER else "agreement"
+    if actor.kind == CLOCK:
+        data["by"] = "arbiter"  # the arbiter's decision, carried out at its time
+        data["reason"] = s.schedule_reason or "resumed at the time the arbiter set"
+    if actor.kind in (ARBITER, CLOCK) or s.offer == (RESUME, _side_other(actor.side)):
+        data.setdefault("by", "arbiter" if actor.kind == ARBITER else "agreement")
         sealed = engine.turns[-1] if engine.turns else None
         data["sealed"] = sealed.label if sealed else ""
         data["text"] = engine.stgn_lines()[-1] if sealed else ""
@@ -127,6 +151,26 @@ def decide_resume(engine: TaluGame, s: Sessions, actor: Actor, command: Resume,
     if s.offer == (RESUME, actor.side):
         raise IllegalCommand("you have offered to resume already; your opponent decides")
     return Event(OFFER, actor.side, {"what": RESUME, **data}, "offers to resume", actor.kind)
+
+
+def _schedule(s: Sessions, actor: Actor, command: Resume, at: int | None) -> Event:
+    """R38: the arbiter sets the time play resumes (later than now, within
+    ``SCHEDULE_MAX``); setting it again replaces it. Players resume by agreement instead."""
+    if actor.kind != ARBITER:
+        raise NotAllowed("only an arbiter sets the time play resumes (R38); players resume "
+                         "by agreement, both present")
+    when = command.at
+    if at is not None and when <= at:  # type: ignore[operator]
+        raise IllegalCommand("the resumption time has passed: set a later time, or resume "
+                             "now without one")
+    if at is not None and when - at > SCHEDULE_MAX:  # type: ignore[operator]
+        raise BadCommand(f"a resumption is set at most {SCHEDULE_MAX // 86_400_000} days "
+                         "ahead")
+    data: dict[str, Any] = {"resume_at": when, "reason": command.reason.strip(),
+                            "by": "arbiter"}
+    if at is not None:
+        data["t"] = at
+    return Event(SCHEDULE, "", data, "resume at", actor.kind)
 
 
 def sealed_visibility(s: Sessions) -> str:
@@ -168,8 +212,12 @@ def evolve(engine: TaluGame, s: Sessions, event: Event, clock: Any, public: Any)
             s.ended[-1].end = at
             if clock is not None:
                 s.ended[-1].clocks = {side: clock.budget(side) for side in ("I", "O")}
+    elif kind == SCHEDULE:
+        s.resume_at = data.get("resume_at")
+        s.schedule_reason = data.get("reason") or ""
     elif kind == RESUME:
         s.offer = None
+        s.resume_at, s.schedule_reason = None, ""
         sealer = Side(s.sealing) if s.sealing else None
         s.sealing, s.adjourned, s.public, s.public_stgn = None, False, None, None
         s.started = at

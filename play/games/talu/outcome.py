@@ -120,7 +120,9 @@ def describe(winner: Side | str | None, reason: Termination | str, detail: str =
 
 #: How a decision came about (R37), said of the loser.
 CAUSE_WORDS = {"time": "ran out of time", "resignation": "resigned",
-               "abandonment": "left the game"}
+               "abandonment": "left the game",
+               # R41: an event game's opening turn not completed in time
+               "unplayed": "did not complete the opening turn in time (unplayed, not rated)"}
 
 
 def describe_result(winner: str | None, reason: str, detail: str = "", cause: str = "") -> str:

@@ -93,6 +93,7 @@ ADDTIME = "addtime"  # R39 add_time
 EVENT_KINDS = (STEP, DECIDE, WARN, NOTE, ABORT, COUNT, FORFEIT, NULL, ADDTIME,
                *adjournment.KINDS)
 ABORTED = "aborted"  # R37: the result reason of a game that never started
+UNPLAYED = "unplayed"  # R41: the cause of an event game's opening turn not completed in time
 MAX_MESSAGE = 500  # characters of an announcement
 MAX_REASON = 500  # characters of an arbiter's reason
 
@@ -255,13 +256,19 @@ class TaluRules:
         return Event(DECIDE, actor.side, data, "abandoned", actor.kind)
 
     def _time_out(self, state: TaluState, actor: Actor, at: int) -> Event:
-        """The running side's time is out at ``at``: an abort if it was its opening turn
-        (R36), else the other side wins by decision, cause ``time`` (R37)."""
+        """The running side's time is out at ``at``: in its opening turn, an abort (R36,
+        R37), or in an event's game an unplayed game lost by that side (R41: a decision with
+        cause ``unplayed``, not rated); else the other side wins by decision, cause ``time``
+        (R37)."""
         assert state.clock is not None and state.clock.running is not None
         side = state.clock.running
         if state.clock.in_opening(side):
-            return Event(ABORT, side, {"t": at, "detail": f"{side} did not complete the "
-                                       "opening turn in time"}, "aborted", actor.kind)
+            detail = f"{side} did not complete the opening turn in time"
+            if state.options.in_event:  # R41's exception to R36's abort
+                return Event(DECIDE, side, {"winner": Side(side).other.value,
+                                            "detail": detail, "cause": UNPLAYED, "t": at},
+                             UNPLAYED, actor.kind)
+            return Event(ABORT, side, {"t": at, "detail": detail}, "aborted", actor.kind)
         winner = Side(side).other.value
         return Event(DECIDE, side, {"winner": winner, "detail": f"{side} ran out of time",
                                     "cause": "time", "t": at}, "time", actor.kind)
@@ -412,7 +419,8 @@ class TaluRules:
             snap = dict(sessions.public)
             snap["sealed"] = {"side": sessions.sealing, "state": own}
             snap["adjournment"] = {"sealing": sessions.sealing, "adjourned": sessions.adjourned,
-                                   "session": len(sessions.ended) + 1}
+                                   "session": len(sessions.ended) + 1,
+                                   "resume_at": sessions.resume_at}
         if sessions.offer is not None:
             snap["offer"] = {"what": sessions.offer[0], "side": sessions.offer[1]}
         if state.clock is not None:
@@ -437,6 +445,13 @@ class TaluRules:
         if state.clock is None or state.engine.outcome is not None:
             return None
         return state.clock.deadline()
+
+    def resume_at(self, state: TaluState) -> int | None:
+        """R38: when an adjourned game resumes at the time its arbiter set (ms since the
+        epoch), or None. The server keeps it on the game's row for the worker."""
+        if state.engine.outcome is not None:
+            return None
+        return state.sessions.resume_at
 
     def turns(self, state: TaluState) -> int:
         return len(state.engine.turns)
