@@ -27,9 +27,11 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
                              health check (default none)
 ``TALU_POOL_WAVE``           seconds between two regular waves of a quick-pairing pool, after
-                             which those left waiting have a wider range (default 3); a
-                             pair found at a join does not wait for it (an early wave)
+                             which those left waiting have a wider range (default 3)
 ``TALU_POOL_LARGE``          waiting players at which a pool's wave runs at once (default 40)
+``TALU_POOL_EARLY_WAVES``    ``true``: a pair found at a join does not wait for the next wave
+                             (an early wave). Default ``false``, as R47 is written: waves every
+                             few seconds and at once only when the pool is large
 ``TALU_WS_PRESENCE_FANOUT``  audience size up to which a join or leave is broadcast to everyone
                              at once (default 50); beyond it counts are refreshed by the
                              heartbeat, so a crowd arriving is not n-squared messages
@@ -44,7 +46,7 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from talu_site.envvars import env_number
+from talu_site.envvars import env_bool, env_number
 
 # This process, as written in presence rows: host, pid and a random part (pids are reused).
 SERVER_ID = f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -106,9 +108,21 @@ def worker_batch() -> int:
 
 def pool_wave() -> float:
     """Seconds between two regular waves of one quick-pairing pool (R47): the beat at which
-    waiting players' ranges widen. Two players who accept each other are paired sooner, by an
-    early wave (``play.lobby.pool``)."""
+    waiting players' ranges widen. With ``pool_early_waves`` two players who accept each
+    other are paired sooner, by an early wave (``play.lobby.pool``)."""
     return _number("TALU_POOL_WAVE", 3.0, 0.0)
+
+
+def pool_early_waves() -> bool:
+    """Whether a join that finds someone in its range runs a wave at once (an early wave).
+
+    Off by default: R47 says pairing runs in waves "every few seconds, and at once when the
+    pool is large", and a wave at every fitting join is neither. On, the second join reaches
+    both players' game as fast as a challenge accepted directly (benchmarks/bench_matchmaking.py:
+    p50 165 ms against 1,235 ms with the regular waves, loaded); the ruling would have to allow
+    it (see the issue 23 note)."""
+    value = getattr(settings, "TALU_POOL_EARLY_WAVES", None)
+    return env_bool("TALU_POOL_EARLY_WAVES", False) if value is None else bool(value)
 
 
 def pool_large() -> int:

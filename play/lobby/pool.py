@@ -8,11 +8,12 @@ waiting players with the pure core (``play.lobby.pool_pairing``), and for each p
 rows from waiting to paired in one conditional update before the game starts (a player who
 left in between, or was paired by another worker, is simply not there: the pair is skipped).
 
-Two kinds of wave (R47): the *regular* wave, every ``TALU_POOL_WAVE`` seconds (or at once when
+Two kinds of wave: the *regular* wave of R47, every ``TALU_POOL_WAVE`` seconds (or at once when
 the pool is large), after which everyone left waiting has waited one wave more and their range
-widens; and the *early* wave, run as soon as two waiting players accept each other (a join
-that finds someone in its range wakes the workers, :func:`wants_wave_now`): it pairs whoever
-can be paired now and widens nobody, so a pair never waits out the interval (the join-to-game
+widens; and, only with ``TALU_POOL_EARLY_WAVES`` on (off by default: R47 as written has no such
+wave), the *early* wave, run as soon as two waiting players accept each other (a join that
+finds someone in its range wakes the workers, :func:`wants_wave_now`): it pairs whoever can be
+paired now and widens nobody, so a pair never waits out the interval (the join-to-game
 benchmark, ``benchmarks/bench_matchmaking.py``, measured that wait: seconds at 100 joins a
 minute) while the widening keeps the interval's beat.
 """
@@ -139,14 +140,17 @@ def leave(user) -> bool:
 
 def wants_wave_now(entry: PoolEntry) -> bool:
     """Whether ``entry``'s join calls for a wave at once (the caller wakes the workers): its
-    pool is large, or someone waiting there accepts the joiner and the joiner them (R47: the
-    pair need not wait for the next regular wave)."""
+    pool is large (R47), or, with ``TALU_POOL_EARLY_WAVES`` on (off by default, beyond R47 as
+    written: ``play.conf.pool_early_waves``), someone waiting there accepts the joiner and the
+    joiner them."""
     if entry.status != PoolEntry.WAITING:
         return False  # it took a fitting challenge: its game has started
     others = list(PoolEntry.objects.filter(pool_id=entry.pool_id, status=PoolEntry.WAITING)
                   .exclude(pk=entry.pk))
-    return (len(others) + 1 >= conf.pool_large()
-            or in_range(seeker_of(entry), [seeker_of(o) for o in others]) > 0)
+    if len(others) + 1 >= conf.pool_large():
+        return True
+    return conf.pool_early_waves() and in_range(
+        seeker_of(entry), [seeker_of(o) for o in others]) > 0
 
 
 def seeker_of(entry: PoolEntry) -> Seeker:
@@ -318,14 +322,16 @@ def due_pools(now: datetime | None = None) -> list[Pool]:
 
 def run_due_waves(now: datetime | None = None,
                   waited: list[int] | None = None) -> list[Pairing]:
-    """Every due regular wave this caller wins, and an early wave of every other pool where
-    two waiting players accept each other; the games they started (and in ``waited`` the
-    accounts left waiting by a regular wave, whose range has just widened)."""
+    """Every due regular wave this caller wins, and (with ``TALU_POOL_EARLY_WAVES``, beyond
+    R47 as written) an early wave of every other pool where two waiting players accept each
+    other; the games they started (and in ``waited`` the accounts left waiting by a regular
+    wave, whose range has just widened)."""
     now = now or timezone.now()
     started: list[Pairing] = []
+    early = conf.pool_early_waves()
     for pool in _waiting_pools():
         if _is_due(pool, now):
             started.extend(run_wave(pool, now, waited=waited) or [])
-        elif pool.n >= 2:
+        elif early and pool.n >= 2:
             started.extend(run_wave(pool, now, regular=False) or [])
     return started

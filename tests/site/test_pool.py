@@ -5,10 +5,12 @@ exclusion, two workers racing one wave, and the API for apps and bots."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from play.lobby import pool
 from play.models import Game, Pool, PoolEntry
@@ -266,6 +268,7 @@ def test_a_pair_found_at_a_join_is_paired_at_once_and_widens_nobody(make_user, s
     round, however far off the regular wave is; that wave widens nobody's range and keeps the
     regular waves' time (benchmarks/bench_matchmaking.py: seconds of waiting before)."""
     settings.TALU_POOL_WAVE = 3600
+    settings.TALU_POOL_EARLY_WAVES = True  # beyond R47 as written: off by default
     far, ann, ben = make_user("far"), make_user("ann"), make_user("ben")
     _s3(far, 2000)
     pool.join(far, "standard", BLITZ)
@@ -283,3 +286,20 @@ def test_a_pair_found_at_a_join_is_paired_at_once_and_widens_nobody(make_user, s
     assert (the_pool.wave, the_pool.wave_at) == (2, regular_at)
     assert pool.state(far)["waves"] == 1  # not widened by the early wave
     assert _waves_in_thread() == []  # nobody paired twice
+
+
+def test_by_default_a_pair_found_at_a_join_waits_for_the_regular_wave(make_user, settings):
+    """R47 as written: waves every few seconds, and at once only when the pool is large; two
+    players who accept each other in a small pool are paired by the next regular wave, not
+    by their join (``TALU_POOL_EARLY_WAVES`` off, the default)."""
+    settings.TALU_POOL_WAVE = 3600
+    ann, ben = make_user("ann"), make_user("ben")
+    pool.join(ann, "standard", BLITZ)
+    assert _waves_in_thread() == []  # never waved: the first regular wave, ann alone
+    second = pool.join(ben, "standard", BLITZ)
+    assert not pool.wants_wave_now(second)
+    assert _waves_in_thread() == []  # the next regular wave is an hour away
+    assert pool.state(ann)["status"] == pool.state(ben)["status"] == "waiting"
+    Pool.objects.update(wave_at=timezone.now() - timedelta(seconds=3601))  # the hour is past
+    started = _waves_in_thread()
+    assert [set(p.users) for p in started] == [{ann.pk, ben.pk}]
