@@ -7,16 +7,16 @@ awards go from the lowest-ranked participant up: Bronze, Silver, Gold, Platinum,
 Emerald, Ruby, Diamond, and above 8 participants "Tier 9", "Tier 10", ... above Diamond. A
 co-champion who declines keeps the title and gets no award.
 
-Pure. The Swiss pairing itself is the event system's (R43); this module decides how many
-rounds there are and what the results of those rounds make of the participants.
+Pure. The Swiss pairing and its tie-breaks are the event system's (R43, ``pairing/tiebreaks``:
+the medal event's own standings, so the awards cannot contradict its page); this module decides
+how many rounds there are, who plays, and the awards of a final ranking
+(``registry.events.hettlandic.final_ranking``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Hashable, Iterable, Sequence
 
 MATERIALS = ("Bronze", "Silver", "Gold", "Platinum", "Sapphire", "Emerald", "Ruby", "Diamond")
 VARIANT = "grand-master"  # R46: medal matches are grand-master talu (R3 variant name)
@@ -59,93 +59,3 @@ def awards(ranking: Sequence[Hashable]) -> dict[Hashable, str]:
     """R46: ``ranking`` best first; the last gets Bronze and each higher one the next tier."""
     n = len(ranking)
     return {player: award_name(n - k) for k, player in enumerate(ranking)}
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One phase-2 game: ``i`` played `I`; ``score_i`` is 1, ½ or 0 (R41 event scores).
-    ``o`` None is a pairing-allocated bye (1 point, no opponent)."""
-
-    round: int
-    i: Hashable
-    o: Hashable | None
-    score_i: Fraction
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    player: Hashable
-    score: Fraction
-    buchholz_cut1: Fraction
-    buchholz: Fraction
-    direct: Fraction | None  # among the players tied with them, when all of those have met
-    wins: int
-    victory_score: int
-    rank: int = 0
-    award: str = ""
-
-
-def _scores(players: Sequence[Hashable], results: Iterable[Result]):
-    score = {p: Fraction(0) for p in players}
-    opponents: dict[Hashable, list[Hashable | None]] = {p: [] for p in players}
-    wins = dict.fromkeys(players, 0)
-    head: dict[tuple[Hashable, Hashable], Fraction] = {}
-    for r in results:
-        if r.o is None:  # a bye: 1 point (R41), no opponent, no win over the board
-            score[r.i] += 1
-            opponents[r.i].append(None)
-            continue
-        s_i, s_o = Fraction(r.score_i), 1 - Fraction(r.score_i)
-        score[r.i] += s_i
-        score[r.o] += s_o
-        opponents[r.i].append(r.o)
-        opponents[r.o].append(r.i)
-        wins[r.i] += s_i == 1
-        wins[r.o] += s_o == 1
-        head[(r.i, r.o)] = head.get((r.i, r.o), Fraction(0)) + s_i
-        head[(r.o, r.i)] = head.get((r.o, r.i), Fraction(0)) + s_o
-    return score, opponents, wins, head
-
-
-def final_ranking(
-    players: Sequence[Hashable],
-    results: Iterable[Result],
-    victory_scores: Mapping[Hashable, int],
-) -> list[Standing]:
-    """R46/R43: points, Buchholz cut-1, Buchholz, direct encounter, wins (FIDE C.07), then the
-    phase-1 victory score, then (our addition, so the order is total) the player id; with the
-    awards. An unplayed round (a bye) counts the player's own score as the opponent's in
-    Buchholz (FIDE C.07, 2023)."""
-    results = list(results)
-    score, opponents, wins, head = _scores(players, results)
-
-    def buchholz(p: Hashable) -> list[Fraction]:
-        return sorted(score[p] if o is None else score[o] for o in opponents[p])
-
-    bh = {p: buchholz(p) for p in players}
-    standings = {p: Standing(p, score[p], sum(bh[p][1:], Fraction(0)), sum(bh[p], Fraction(0)),
-                             None, wins[p], victory_scores.get(p, 0)) for p in players}
-
-    # direct encounter among players equal on points and both Buchholz values
-    def group_key(p: Hashable) -> tuple:
-        s = standings[p]
-        return (s.score, s.buchholz_cut1, s.buchholz)
-
-    groups: dict[tuple, list[Hashable]] = {}
-    for p in players:
-        groups.setdefault(group_key(p), []).append(p)
-    for tied in groups.values():
-        if len(tied) < 2:
-            continue
-        if all((a, b) in head for a in tied for b in tied if a != b):
-            for p in tied:
-                d = sum((head[(p, q)] for q in tied if q != p), Fraction(0))
-                s = standings[p]
-                standings[p] = Standing(p, s.score, s.buchholz_cut1, s.buchholz, d, s.wins,
-                                        s.victory_score)
-    order = sorted(standings.values(), key=lambda s: (
-        -s.score, -s.buchholz_cut1, -s.buchholz, -(s.direct or 0), -s.wins,
-        -s.victory_score, str(s.player)))
-    given = awards([s.player for s in order])
-    return [Standing(s.player, s.score, s.buchholz_cut1, s.buchholz, s.direct, s.wins,
-                     s.victory_score, k, given[s.player]) for k, s in enumerate(order, 1)]
