@@ -297,3 +297,25 @@ def test_warning_signs_show_runs_passes_and_the_position_a_stall_repeats():
         {"turn": "002 O", "side": "O", "repeats": "the opening"},
         {"turn": "003 I", "side": "I", "repeats": "the position after 001 I"}]
     assert warning_signs(h)["passes_in_a_row"] == {"I": 1, "O": 1}
+
+
+# --- what a client is shown: state.notation replays too (issue 27, finding 13) ----------------
+
+@pytest.mark.parametrize("ending", ["automatic warnings", "arbiter's forfeit"])
+def test_the_notation_a_client_is_shown_replays_for_an_arbitrated_game(ending):
+    # docs/protocol.md: state.notation replays with `talu replay` for every game, an
+    # arbitrated one included (the deciding turn without ' !', then the result line alone).
+    quiet = ["A1-B1", "A8-B8", "C1-D1", "C8-D8", "E1-F1", "E8-F8"]
+    moves = [m for move in quiet for m in (move, "end")]
+    if ending == "automatic warnings":  # I's three non-engaging turns count as passes (R14)
+        moves += ["G1-H1", "end", "A7-A6", "end", "B1-A1", "end", "B7-B6", "end", "D1-C1", "end"]
+    state = _state(*moves, auto_warn=True)
+    if ending == "arbiter's forfeit":
+        games.run(state, REF, Forfeit("I", "left the hall"))
+    assert state.engine.outcome is not None and state.engine.arbiter
+    rules = games.rules_of(state)
+    for text in (rules.notation(state), "\n".join(games.snapshot(state)["notation"]) + "\n"):
+        replayed = read_stgn(text)
+        assert replayed.outcome is not None, text
+        assert replayed.outcome.winner == state.engine.outcome.winner, text
+        assert replayed.board() == state.engine.board()

@@ -54,5 +54,8 @@ def test_the_points_that_were_ambiguous():
     assert re.search(r"`not_your_turn` \|[^\n]*after your turn spent its last step", DOC)
     # busy is not for steps only.
     assert "any message that changes the game can get it" in DOC
-    # state.notation is not promised to replay for an arbitrated game.
+    # state.notation replays for every game, an arbitrated one too, and says how
+    # (tests/rules/test_arbiter_actions.py checks that it does).
     assert "canonical STGN" not in DOC
+    assert "Every game's notation replays (`talu replay`)" in DOC
+    assert "decided off the board, reason `decision` (R15)" in DOC

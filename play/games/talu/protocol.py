@@ -85,6 +85,7 @@ from .errors import GameOverError, IllegalStepError, StepFormatError, TaluError
 from .game import TaluGame
 from .outcome import Side, side_name
 from .steps import Step
+from .stgn import write_stgn
 from .variants import VARIANTS
 
 STEP, DECIDE, WARN, NOTE, ABORT = "step", "decide", "warn", "note", "abort"
@@ -426,6 +427,9 @@ class TaluRules:
         if state.clock is not None:
             snap["clock"] = state.clock.snapshot()
         outcome = snap["outcome"]
+        if outcome is not None and state.engine.arbiter:
+            # A result resting on decisions (R34) in notation that replays (R15, issue 27).
+            snap["notation"] = write_stgn(state.engine).splitlines()
         if outcome is not None and (state.cause or state.aborted):
             outcome["cause"] = ABORTED if state.aborted else state.cause
             if state.aborted:
@@ -457,10 +461,12 @@ class TaluRules:
         return len(state.engine.turns)
 
     def notation(self, state: TaluState) -> str:
-        """The game's STGN; while a turn is sealed, without it (R38: shown to nobody)."""
+        """The game's STGN, which ``talu replay`` reads to the same result (a result resting
+        on arbiter decisions written as decided off the board, R15: ``write_stgn``); while a
+        turn is sealed, without it (R38: shown to nobody)."""
         if state.sessions.paused and state.sessions.public_stgn is not None:
             return state.sessions.public_stgn
-        return state.engine.stgn()
+        return write_stgn(state.engine)
 
 
 def _arbiter_only(actor: Actor, what: str) -> None:
