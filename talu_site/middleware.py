@@ -11,6 +11,7 @@ before a byte of the body is read: 413, JSON under ``/api/``, a page elsewhere.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import JsonResponse
 from django.shortcuts import render
 
@@ -43,6 +44,9 @@ class BodyLimitMiddleware:
                     "title": "Bad request",
                     "message": "The address holds a character no page takes (NUL)."},
                     status=400)
+            refused = _refused_form(request)
+            if refused is not None:
+                return refused
         limit = settings.TALU_MAX_REQUEST_BYTES
         if _declared_length(request) > limit:
             detail = TOO_LARGE.format(limit=limit)
@@ -51,6 +55,35 @@ class BodyLimitMiddleware:
             return render(request, "error.html", {"title": "Too large", "message": detail},
                           status=413)
         return self.get_response(request)
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _refused_form(request):
+    """A page's form answered before any view reads it: a NUL in a field (no page takes one,
+    and PostgreSQL refuses it in whatever query a view makes with it: the event form's body,
+    the challenge's opponent), too many fields or files (400) or more than Django holds in
+    memory (413); said in words, with no ERROR log line (Django's own answer to the last three
+    logs one and shows a bare "Bad Request")."""
+    if request.method != "POST" or not request.content_type.startswith(FORM_TYPES):
+        return None
+    try:
+        post = request.POST
+        request.FILES  # noqa: B018 - parsed with the fields: its limits too
+    except (TooManyFieldsSent, TooManyFilesSent) as err:
+        return render(request, "error.html", {
+            "title": "Bad request",
+            "message": f"The form has too many fields or files ({err})."}, status=400)
+    except RequestDataTooBig:
+        return render(request, "error.html", {
+            "title": "Too large",
+            "message": "The form is too large for the site to read."}, status=413)
+    if any("\x00" in k or "\x00" in v for k, vs in post.lists() for v in vs):
+        return render(request, "error.html", {
+            "title": "Bad request",
+            "message": "The form holds a character no page takes (NUL)."}, status=400)
+    return None
 
 
 class ContentSecurityPolicyMiddleware:

@@ -262,10 +262,11 @@ REST_FRAMEWORK = {
     },
     # JSON only, errors included: the interactive page is /api/docs/ (Swagger UI).
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's, refusing a NUL, lone surrogate or control character in any string (issue 27).
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
-        "rest_framework.parsers.MultiPartParser",
-        "rest_framework.parsers.FormParser",
+        "registry.api.parsers.JSONParser",
+        "registry.api.parsers.MultiPartParser",
+        "registry.api.parsers.FormParser",
     ],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "registry.api.negotiation.LenientNegotiation",
     "EXCEPTION_HANDLER": "registry.api.errors.handle",

@@ -36,6 +36,7 @@ from registry.events.pairing.model import (
 from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
+from talu_site.text import TextError, clean_name, problem
 
 
 def can_create(user, body: AffiliatedBody) -> bool:
@@ -54,8 +55,8 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
     unknown = set(values) - set(Event.SETTINGS)
     if unknown:
         raise EventError(f"unknown setting {sorted(unknown)[0]!r}")
-    if "name" in values and not str(values["name"]).strip():
-        raise EventError("an event needs a name")
+    if "name" in values:
+        values["name"] = _name(values["name"], "an event's name")
     if "variant" in values and values["variant"] not in VARIANT_NAMES:
         raise EventError(f"unknown variant {values['variant']!r}")
     if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
@@ -79,6 +80,19 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
             raise EventError(f"{name} must be a whole number, not {value!r}")
     if values.get("min_stratum") is not None and values["min_stratum"] not in (1, 2, 3):
         raise EventError("min_stratum is 1, 2 or 3")
+
+
+def _name(value, what: str) -> str:
+    """A name as every name is checked and stored (``talu_site.text``, issue 27): one line,
+    normalised, no bidirectional control, at most the 200 characters the column holds (more
+    was a PostgreSQL ``DataError``, a 500)."""
+    try:
+        return clean_name(value if isinstance(value, str) else str(value), max_length=200)
+    except TextError as err:
+        if str(err) == "must not be empty":
+            raise EventError(f"{what} must not be empty: an event and its players need "
+                             "names") from None
+        raise EventError(f"{what} {err}") from None
 
 
 def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
@@ -176,8 +190,10 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
     """The arbiter enters a player: a registered one by player id, or (over the board) a guest
     without an account."""
     _manage(user, event)
-    name = (name or "").strip()
+    name = _name(name, "a player's name") if (name or "").strip() else ""
     if player_id:
+        if problem(player_id, max_length=40) is not None:
+            raise EventError(f"no player with id {player_id[:40]!r}")
         player = Player.objects.filter(player_id=player_id).select_related("user").first()
         if player is None:
             raise EventError(f"no player with id {player_id!r}")
@@ -385,7 +401,9 @@ def set_result(user, event: Event, pairing_id: int, result: str,
                              "the game, or decide it as unplayed (+-, -+, --)", "conflict")
         found.result = result
         found.decided_by = "arbiter"
-        found.note = (note or "")[:200]
+        if (reason := problem(note or "", max_length=200)) is not None:
+            raise EventError(f"the note {reason}")
+        found.note = note or ""
         found.save(update_fields=["result", "decided_by", "note"])
         touch(event.pk)
         if game is not None and game.status == "live":
@@ -479,6 +497,8 @@ def import_trf(user, body: AffiliatedBody, text: str, **values) -> Event:
         t = trf.parse(text)
     except trf.TRFError as exc:
         raise EventError(f"the TRF file has an error: {exc}") from None
+    if (reason := problem(text, multiline=True)) is not None:
+        raise EventError(f"the TRF file {reason}")
     name = values.pop("name", "") or next(
         (ln[4:].strip() for ln in text.splitlines() if ln.startswith("012")), "") or "Imported"
     values.setdefault("system", t.system if t.system != "hettlandic" else SWISS)
@@ -491,7 +511,8 @@ def import_trf(user, body: AffiliatedBody, text: str, **values) -> Event:
         entries = {}
         for e in t.entrants:
             entries[e.key] = Entry.objects.create(
-                event=event, player=players.get(e.key), key=e.key, name=e.name or e.key,
+                event=event, player=players.get(e.key), key=e.key,
+                name=_name(e.name or e.key, f"the name of player {e.key}"),
                 rating=e.rating, joined_round=e.joined_round, withdrawn_after=e.withdrawn_after)
         for core_round in t.rounds:
             rnd = Round.objects.create(event=event, number=core_round.number,

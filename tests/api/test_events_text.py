@@ -1,0 +1,126 @@
+"""The events' ways in check their strings as every external string is checked (issue 27,
+beyond the findings; ``talu_site.text``): an event's name and a guest's name are names (one
+line, no bidirectional control, at most 200 characters, normalised), and a player id, a body's
+registrar id or a name holding a NUL is a clear 400 or a message on the page, never the
+PostgreSQL ``DataError`` of a 500 (this module runs again on PostgreSQL, ``test_postgresql.py``).
+Nothing is created by a refused request."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from registry.events.models import Entry, Event
+from registry.models import AffiliatedBody
+
+pytestmark = pytest.mark.django_db
+
+BAD_NAMES = ["evil\u202egnp.exe", "two\nlines", "nul\x00inside", "x" * 201, "   "]
+
+
+@pytest.fixture
+def registrar(django_user_model):
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-TXT", name="Text club")
+    user = django_user_model.objects.create_user("reggie", password="pw-reggie-x1")
+    body.registrars.add(user)
+    return body, user
+
+
+def _api(user) -> APIClient:
+    c = APIClient()
+    c.force_authenticate(user)
+    return c
+
+
+@pytest.fixture
+def event(registrar):
+    body, user = registrar
+    r = _api(user).post("/api/v1/events/", {"body": body.registrar_id, "name": "Board night",
+                                            "system": "swiss", "rounds": 3, "venue": "board"},
+                        format="json")
+    assert r.status_code == 201, r.json()
+    return Event.objects.get(pk=r.json()["id"])
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_an_event_name_is_checked_as_a_name(registrar, name, no_error_logs):
+    body, user = registrar
+    r = _api(user).post("/api/v1/events/", {"body": body.registrar_id, "name": name,
+                                            "system": "swiss", "rounds": 3},
+                        format="json")
+    assert r.status_code == 400, r.content
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_renaming_an_event_is_checked_too(event, registrar, name, no_error_logs):
+    r = _api(registrar[1]).patch(f"/api/v1/events/{event.pk}/", {"name": name}, format="json")
+    assert r.status_code == 400, r.content
+    event.refresh_from_db()
+    assert event.name == "Board night"
+
+
+def test_an_event_name_is_stored_normalised(registrar):
+    body, user = registrar
+    r = _api(user).post("/api/v1/events/", {"body": body.registrar_id,
+                                            "name": "  Tuesday\u00a0  Swiss ",
+                                            "system": "swiss", "rounds": 3}, format="json")
+    assert r.status_code == 201 and r.json()["name"] == "Tuesday Swiss"
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_a_guest_name_is_checked_as_a_name(event, registrar, name, no_error_logs):
+    r = _api(registrar[1]).post(f"/api/v1/events/{event.pk}/entries/",
+                                {"name": name, "rating": 1200}, format="json")
+    assert r.status_code == 400, r.content
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("player_id", ["\x00", "TALU\x00", "a\u202eb", "x" * 500])
+def test_a_player_id_that_cannot_be_one_is_a_400(event, registrar, player_id, no_error_logs):
+    r = _api(registrar[1]).post(f"/api/v1/events/{event.pk}/entries/",
+                                {"player_id": player_id}, format="json")
+    assert r.status_code == 400, r.content
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("where", ["import", "create"])
+def test_a_body_id_with_a_nul_is_no_such_body(registrar, where, no_error_logs):
+    user = registrar[1]
+    if where == "import":
+        r = _api(user).post("/api/v1/events/import/", {"body": "CLUB\x00", "trf": "012 X\n"},
+                            format="json")
+    else:
+        r = _api(user).post("/api/v1/events/", {"body": "CLUB\x00", "name": "n",
+                                                "system": "swiss", "rounds": 3}, format="json")
+    assert r.status_code == 400, r.content
+    assert not Event.objects.exists()
+
+
+def test_an_imported_name_with_a_nul_is_refused(registrar, no_error_logs):
+    body, user = registrar
+    trf = ("012 Imported\x00 open\n"
+           "001    1      Guest One                          1500\n")
+    r = _api(user).post("/api/v1/events/import/", {"body": body.registrar_id, "trf": trf},
+                        format="json")
+    assert r.status_code == 400, r.content
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["nul\x00inside", "x" * 201, "evil\u202egnp"])
+def test_the_event_page_form_refuses_a_bad_name_in_words(client, registrar, name,
+                                                         no_error_logs):
+    body, user = registrar
+    client.force_login(user)
+    r = client.post("/events/new/", {"body": body.registrar_id, "name": name,
+                                     "system": "swiss", "rounds": "3"}, follow=True)
+    assert r.status_code in (200, 400), r.status_code
+    assert not Event.objects.exists()
+
+
+def test_the_event_page_form_with_a_nul_body_is_refused(client, registrar, no_error_logs):
+    client.force_login(registrar[1])
+    r = client.post("/events/new/", {"body": "CLUB\x00", "name": "n", "system": "swiss",
+                                     "rounds": "3"}, follow=True)
+    assert r.status_code in (200, 400)
+    assert not Event.objects.exists()
