@@ -20,3 +20,30 @@ def test_dev_serve_and_the_container_wait_30_s_for_a_handshake():
     assert "talu_site.serve" in serve
     assert _timeout(serve) == 30
     assert _timeout((ROOT / "Dockerfile").read_text()) == 30
+
+
+def test_the_launcher_waits_30_s_whatever_starts_it(monkeypatch):
+    """``python -m talu_site.serve`` without the option (the browser tests' live site, anyone
+    starting it by hand) waits 30 s too; an explicit value is kept."""
+    from daphne.cli import CommandLineInterface
+
+    from talu_site import serve
+
+    seen = {}
+
+    def run(self, args):
+        seen["timeout"] = self.parser.parse_args(args).websocket_connect_timeout
+
+    monkeypatch.setattr(CommandLineInterface, "run", run)
+    serve.main(["talu_site.asgi:application"])
+    assert seen["timeout"] == 30
+    serve.main(["--websocket_connect_timeout", "45", "talu_site.asgi:application"])
+    assert seen["timeout"] == 45
+
+
+def test_the_documented_ways_to_start_the_site_wait_30_s():
+    """docs/deployment.md names the command line the containers run, with the option."""
+    doc = (ROOT / "docs" / "deployment.md").read_text()
+    for line in doc.splitlines():
+        if "daphne talu_site.asgi:application" in line or "daphne -b" in line:
+            assert _timeout(line) == 30, line
