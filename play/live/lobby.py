@@ -81,7 +81,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = []
-        refusal = await WS_CONNECT.ahit(clientaddr.of_scope(self.scope))
+        refusal = await WS_CONNECT.ahit(clientaddr.limit_key(clientaddr.of_scope(self.scope)))
         if refusal is not None:
             await self.accept()
             await self.send(text_data=wire.encode({

@@ -158,3 +158,31 @@ def test_a_bad_rate_stops_the_process_at_start_up():
     assert parse_rate("off") is None
     with pytest.raises(ValueError, match="not a rate"):
         rates_from_environment({"TALU_RATE_LOGIN_ADDRESS": "lots"})
+
+
+_v6_networks = (f"2001:db8:{n:x}::" for n in itertools.count(1))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("path", ["lobby", "game"])
+async def test_lobby_and_game_sockets_count_an_ipv6_client_by_its_64(game, low, path):
+    """The lobby's socket counted single IPv6 addresses (a client with a /64 takes a new
+    address per handshake); both sockets count the /64, as every limit per address does."""
+    from channels.testing import WebsocketCommunicator
+
+    from tests.site.wsutil import application
+
+    low(ws_connect="2/minute")
+    net = next(_v6_networks)
+    url = "/ws/lobby/" if path == "lobby" else f"/ws/game/{game.uuid}/"
+    answers = []
+    for n in range(3):
+        comm = WebsocketCommunicator(application(), url,
+                                     headers=[(b"origin", b"http://testserver"),
+                                              (b"host", b"testserver")])
+        comm.scope["client"] = (f"{net}{n + 1:x}", 40000)
+        connected, _ = await comm.connect(timeout=5)
+        assert connected
+        answers.append((await comm.receive_json_from(timeout=5)).get("code"))
+        await comm.disconnect()
+    assert answers == [None, None, "rate_limited"]
