@@ -38,21 +38,31 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
             raise ChallengeError(f"there is no player called {opponent!r}")
         if opp.pk == user.pk:
             raise ChallengeError("you cannot challenge yourself")
-    return Challenge.objects.create(creator=user, opponent=opp, variant=variant, rated=rated,
-                                    side=side, time_control=time_control)
+    with transaction.atomic():
+        # One player's openings take turns (their account's row locked; SQLite's immediate
+        # transactions serialise them anyway): requests at the same moment each counted the
+        # open ones before any was created, and all got past the cap.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        _within_cap(user)
+        return Challenge.objects.create(creator=user, opponent=opp, variant=variant,
+                                        rated=rated, side=side, time_control=time_control)
 
 
 def _within_limits(user) -> None:
     """One player may not fill the lobby (issue 27, finding 4: 200 challenges in 5 s pushed
     everyone else's out of the newest 50): a cap on those open at once, and on the rate of
     opening them (``talu_site.ratelimit``, shared by every server process)."""
+    _within_cap(user)
+    refusal = ratelimit.limit("challenge").hit(str(user.pk))
+    if refusal is not None:
+        raise ChallengeError(refusal.message("challenges opened"))
+
+
+def _within_cap(user) -> None:
     cap = settings.TALU_MAX_OPEN_CHALLENGES
     if Challenge.objects.filter(creator=user, status=Challenge.OPEN).count() >= cap:
         raise ChallengeError(f"you already have {cap} open challenges: cancel one, or wait "
                              "until one is accepted")
-    refusal = ratelimit.limit("challenge").hit(str(user.pk))
-    if refusal is not None:
-        raise ChallengeError(refusal.message("challenges opened"))
 
 
 def cancel_challenge(user, challenge_id: int) -> None:

@@ -186,3 +186,36 @@ async def test_lobby_and_game_sockets_count_an_ipv6_client_by_its_64(game, low, 
         answers.append((await comm.receive_json_from(timeout=5)).get("code"))
         await comm.disconnect()
     assert answers == [None, None, "rate_limited"]
+
+
+def test_the_open_challenge_cap_holds_against_requests_at_once(players, settings, low):
+    """The cap was counted, then the challenge created: requests at the same moment all saw
+    room and all opened one (finding 4 was 200 challenges in 5 s). One player's openings now
+    take turns."""
+    import threading
+
+    from django.db import connection
+
+    settings.TALU_MAX_OPEN_CHALLENGES = 2
+    low(challenge="1000/minute")
+    alice = players[0]
+    start = threading.Barrier(8)
+    results = []
+
+    def open_one():
+        try:
+            start.wait()
+            challenges.open_challenge(alice)
+            results.append("opened")
+        except challenges.ChallengeError:
+            results.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["opened"] * 2 + ["refused"] * 6, results
+    assert Challenge.objects.filter(creator=alice, status=Challenge.OPEN).count() == 2
