@@ -1,5 +1,5 @@
 """Rate limits per account and per address (issue 27, findings 4 and 10): log-ins, sign-ups,
-challenges, websocket connects and (issue 23) pool joins.
+challenges, websocket connects, (issue 23) pool joins and games against the computer.
 
 One mechanism for all of them: a count per (limit, key) in a fixed window, kept in Django's
 default cache. With ``REDIS_URL`` that cache is Redis, shared by every server process, so a
@@ -46,6 +46,8 @@ DEFAULTS = {
     "ws_connect": "600/minute",
     # pool joins of one player (the pool, issue 23)
     "pool_join": "30/minute",
+    # games against the computer one player starts (at most TALU_MAX_COMPUTER_GAMES at once)
+    "computer_game": "20/10minute",
 }
 
 

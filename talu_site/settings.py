@@ -212,6 +212,8 @@ except ValueError as exc:
     raise ImproperlyConfigured(f"TALU_RATE_*: {exc}") from None
 # Challenges one player may have open at once (the lobby shows the newest 50 of everyone's).
 TALU_MAX_OPEN_CHALLENGES = env_int("TALU_MAX_OPEN_CHALLENGES", 5)
+# Games against the computer one player may have in progress (its thinking is shared by all).
+TALU_MAX_COMPUTER_GAMES = env_int("TALU_MAX_COMPUTER_GAMES", 3, minimum=1)
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from play.computer.account import computer_user
 from play.games import clock
@@ -23,6 +26,7 @@ from play.games.registry import VARIANT_NAMES
 from play.games.talu.search import LEVELS
 from play.lifecycle import start_game
 from play.models import ComputerGame, Game
+from talu_site import ratelimit
 
 
 class ComputerGameError(ValueError):
@@ -52,8 +56,30 @@ def play_the_computer(user, variant: str = "standard", level: int = 3, side: str
     if computer.pk == user.pk:
         raise ComputerGameError("the computer does not play itself here")
     light, dark = (user, computer) if side == "I" else (computer, user)
+    _within_rate(user)
     with transaction.atomic():
+        # One player's starts take turns (their account's row locked), so the cap holds
+        # against requests at the same moment.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        _within_cap(user)
         game = start_game(light, dark, variant=variant, rated=False,
                           time_control=str(control))
         ComputerGame.objects.create(game=game, side="O" if side == "I" else "I", level=level)
     return game
+
+
+def _within_cap(user) -> None:
+    """One player may not queue everyone's computer games behind their own (issue 27, the
+    fault of finding 4 in this door): at most ``TALU_MAX_COMPUTER_GAMES`` in progress."""
+    cap = settings.TALU_MAX_COMPUTER_GAMES
+    if ComputerGame.objects.filter(Q(game__player_i=user) | Q(game__player_o=user),
+                                   game__status=Game.LIVE).count() >= cap:
+        raise ComputerGameError(f"you have {cap} games against the computer in progress: "
+                                "finish or resign one first (My games lists them)")
+
+
+def _within_rate(user) -> None:
+    """And a rate of starting them (``talu_site.ratelimit`` "computer_game")."""
+    refusal = ratelimit.limit("computer_game").hit(str(user.pk))
+    if refusal is not None:
+        raise ComputerGameError(refusal.message("games against the computer started"))

@@ -219,3 +219,32 @@ def test_the_open_challenge_cap_holds_against_requests_at_once(players, settings
         t.join(30)
     assert sorted(results) == ["opened"] * 2 + ["refused"] * 6, results
     assert Challenge.objects.filter(creator=alice, status=Challenge.OPEN).count() == 2
+
+
+def test_one_player_cannot_flood_the_computer(client, players, settings, low):
+    """Beyond the findings, finding 4's fault in the computer's lobby button: one account could
+    start games against the computer without end, each opening with the computer's thinking
+    when it moves first, and so queue everyone else's computer games behind them. A cap on
+    those in progress and a rate of starting them."""
+    from play.computer.start import ComputerGameError, play_the_computer
+    from play.models import ComputerGame, Game
+
+    settings.TALU_MAX_COMPUTER_GAMES = 2
+    low(computer_game="100/minute")
+    alice = players[0]
+    first = play_the_computer(alice, side="I")
+    play_the_computer(alice, side="I")
+    with pytest.raises(ComputerGameError, match="2 games against the computer in progress"):
+        play_the_computer(alice, side="I")
+    client.force_login(alice)
+    page = client.post(reverse("computer_new"), {"variant": "standard", "level": "3",
+                                                 "side": "I"}, follow=True).content.decode()
+    assert "in progress" in page and ComputerGame.objects.count() == 2
+    Game.objects.filter(pk=first.pk).update(status=Game.FINISHED)  # one ends: room again
+    play_the_computer(alice, side="I")
+    play_the_computer(players[1], side="I")  # another player's games are their own
+
+    settings.TALU_MAX_COMPUTER_GAMES = 100
+    low(computer_game="1/10minute")
+    with pytest.raises(ComputerGameError, match="Too many games against the computer"):
+        play_the_computer(players[2], side="I") and play_the_computer(players[2], side="I")
