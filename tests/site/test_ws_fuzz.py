@@ -14,14 +14,19 @@ import pytest
 from channels.db import database_sync_to_async
 
 from play.commands.player import COMMAND_TYPES
-from tests.site.wsutil import connect
+from play.live.wire import CLIENT_TYPES
+from tests.site.wsutil import application, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 MESSAGES_PER_SOCKET = 150
-TYPES = (*COMMAND_TYPES, "hello", "sync", "ping", "launch", "", "STEP", None, 7, ["step"])
+# Every type a client may send (the arbiter's too, and the probe's echo), and some it may not.
+TYPES = (*CLIENT_TYPES, "launch", "", "STEP", None, 7, ["step"])
 ANSWERS = {"update", "rejected", "error", "pong", "spectators", "game"}
 ERROR_CODES = {"bad_json", "bad_message", "unknown_type", "too_large", "not_found"}
+# An arbiter's reason that no action takes (R39: a reason in words, 1 to 500 printable
+# characters; an adjournment's at most 200): the arbiter's fuzzed actions are all refused.
+NO_REASON = [None, 7, True, [], {"a": 1}, "x" * 3000]
 # Junk where a square goes: never a square of the board, so no step can be legal by chance.
 NOT_SQUARES = ["", "Z9", "A0", "A22", "I9", "\x00", "a\u202e2", "\ud800", " A2", "A-2", "AA"]
 SCALARS = [None, True, False, 0, -1, 1, 2, 2 ** 63, 2 ** 64, -(2 ** 63) - 1, 1.5, 0.0, 1e308,
@@ -60,9 +65,14 @@ def _message(rng: random.Random, kinds) -> str | bytes:
     if roll < 0.1:
         return bytes(rng.randrange(256) for _ in range(rng.randint(1, 40)))
     msg = {"type": rng.choice(kinds)}
-    for name in ("version", "seq", "step", "last_version", "extra"):
-        if rng.random() < 0.7:
+    for name in ("version", "seq", "step", "last_version", "extra", "side", "turn", "seconds",
+                 "at", "t", "result"):
+        if rng.random() < (0.7 if name in ("version", "seq", "step") else 0.3):
             msg[name] = _step(rng) if name == "step" else _value(rng)
+    if rng.random() < 0.5:
+        msg["reason"] = _value(rng)
+    if kinds is ARBITER_KINDS:
+        msg["reason"] = rng.choice(NO_REASON)
     if msg["type"] in COMMAND_TYPES and rng.random() < 0.5:
         msg["version"] = 0  # the game's version: past the staleness check, into the rules
     if rng.random() < 0.03:
@@ -102,19 +112,29 @@ async def _fuzz(comm, rng: random.Random, kinds) -> list[dict]:
 
 
 
+# The site's staff arbitrate a game outside any event (R39): every type, each arbiter's action
+# with a reason none takes (``NO_REASON``), so nothing may be applied.
+ARBITER_KINDS = list(TYPES)
+
+
 async def test_no_message_breaks_the_server_or_changes_the_game(game, players, cookies,
-                                                                no_error_logs):
+                                                                make_user, no_error_logs):
     alice, bob, carol = players
+    staff = await database_sync_to_async(make_user)("dora")
+    staff.is_staff = True
+    await database_sync_to_async(staff.save)()
     rng = random.Random(27)
     cookie = database_sync_to_async(cookies)
     # The spectator may send anything at all; the player not to move anything but a
     # resignation (which a player may send at any time, and which ends the game) or an offer to
     # adjourn (R38: a player may offer it between turns, an event of the game); the player to
-    # move only steps that no rule allows (junk where the squares go).
+    # move only steps that no rule allows (junk where the squares go); the arbiter every type,
+    # its actions without a reason any takes.
     everything = [t for t in TYPES]
     not_resign = [t for t in TYPES if t not in ("resign", "adjourn")]
     seen: list[dict] = []
-    for user, kinds in ((carol, everything), (bob, not_resign), (alice, ["step"])):
+    for user, kinds in ((carol, everything), (bob, not_resign), (alice, ["step"]),
+                        (staff, ARBITER_KINDS)):
         comm, _welcome, first = await connect(game, await cookie(user))
         assert first["version"] == 0
         seen += await _fuzz(comm, rng, kinds)
@@ -127,8 +147,39 @@ async def test_no_message_breaks_the_server_or_changes_the_game(game, players, c
         assert msg["version"] == 0
         await comm.disconnect()
     codes = {m.get("code") for m in seen if m["type"] in ("rejected", "error")}
-    # The fuzzer reached past the parser into the rules (not only malformed frames).
-    assert {"bad_step", "not_your_turn", "spectator", "bad_json", "unknown_type"} <= codes, codes
+    # The fuzzer reached past the parser into the rules (not only malformed frames), and the
+    # arbiter's actions past the permission check into their own checks.
+    assert {"bad_step", "not_your_turn", "spectator", "bad_json", "unknown_type",
+            "forbidden"} <= codes, codes
+    assert any(m.get("code") == "bad_step" and "reason" in m.get("reason", "") for m in seen)
     assert await game.events.acount() == 0
     await game.arefresh_from_db()
     assert game.version == 0 and game.status == game.LIVE
+
+
+async def test_the_lobby_socket_answers_anything_and_stays_open(players, cookies, no_error_logs):
+    """The lobby's socket (``/ws/lobby/``) takes no message: whatever comes is answered with
+    ``bad_message`` (never a server error or a dropped socket), and it still hears the lobby."""
+    from channels.testing import WebsocketCommunicator
+
+    from play.live import lobby
+
+    rng = random.Random(2727)
+    comm = WebsocketCommunicator(application(), "/ws/lobby/",
+                                 headers=[(b"origin", b"http://testserver"),
+                                          (b"host", b"testserver"),
+                                          (b"cookie", await database_sync_to_async(cookies)(
+                                              players[0]))])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected and (await comm.receive_json_from(timeout=5))["type"] == "welcome"
+    for _ in range(MESSAGES_PER_SOCKET):
+        frame = _message(rng, TYPES)
+        if isinstance(frame, bytes):
+            await comm.send_to(bytes_data=frame)
+        else:
+            await comm.send_to(text_data=frame)
+        answer = await comm.receive_json_from(timeout=10)
+        assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+    await lobby.notify()
+    assert (await comm.receive_json_from(timeout=10)) == {"type": "changed"}
+    await comm.disconnect()
