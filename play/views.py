@@ -22,6 +22,7 @@ from play.live.delivery import wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
 from play.templatetags.players import player as player_name
+from talu_site import clientaddr
 
 
 def _with_psf_marks(user, open_challenges) -> tuple[list, dict | None]:
@@ -125,7 +126,8 @@ def pool_join(request):
     time_control, _, rated = request.POST.get("pool", "").partition("|")
     try:
         entry = pool.join(request.user, variant=variant, time_control=time_control,
-                          rated=rated == "1", psf_only=request.POST.get("psf_only") == "1")
+                          rated=rated == "1", psf_only=request.POST.get("psf_only") == "1",
+                          address=clientaddr.limit_key(clientaddr.of_request(request)))
     except pool.PoolError as err:
         return _answer(request, False, str(err))
     if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
@@ -159,7 +161,8 @@ def challenge_new(request):
         messages.error(request, f"The challenge was not valid: {words}")
         return redirect("lobby")
     try:
-        challenges.open_challenge(request.user, **form.cleaned_data)
+        challenges.open_challenge(request.user, **form.cleaned_data,
+                                  address=clientaddr.limit_key(clientaddr.of_request(request)))
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
     else:

@@ -14,6 +14,7 @@ from play.games.protocol import EVERYONE
 from play.games.talu.review import review
 from play.lobby import challenges, mygames
 from play.models import Game
+from talu_site import clientaddr
 
 PAGE_SIZE = 25
 
@@ -70,7 +71,8 @@ def rematch(request, game_id):
     try:
         challenges.open_challenge(request.user, variant=game.variant, rated=game.rated,
                                   opponent=opponent.get_username(),
-                                  side="O" if side == "I" else "I")
+                                  side="O" if side == "I" else "I",
+                                  address=clientaddr.limit_key(clientaddr.of_request(request)))
     except challenges.ChallengeError as err:
         messages.error(request, str(err))
     else:

@@ -40,12 +40,15 @@ DEFAULTS = {
     "login_account": "10/10minute",
     # accounts created from one address
     "signup_address": "5/hour",
-    # challenges a player opens (the number open at once is TALU_MAX_OPEN_CHALLENGES)
+    # challenges a player opens (the number open at once is TALU_MAX_OPEN_CHALLENGES), and
+    # all players from one address (a club behind one address shares it)
     "challenge": "20/10minute",
+    "challenge_address": "60/10minute",
     # websocket handshakes from one address (a game's end opens four of a player's)
     "ws_connect": "600/minute",
-    # pool joins of one player (the pool, issue 23)
+    # pool joins of one player (the pool, issue 23), and of all players from one address
     "pool_join": "30/minute",
+    "pool_join_address": "120/minute",
     # games against the computer one player starts (at most TALU_MAX_COMPUTER_GAMES at once)
     "computer_game": "20/10minute",
 }

@@ -87,10 +87,13 @@ def _last_opponent_id(user) -> int | None:
 
 
 def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
-         rated: bool = True, psf_only: bool = False) -> PoolEntry:
+         rated: bool = True, psf_only: bool = False, address: str | None = None) -> PoolEntry:
     """Put ``user`` in a pool (out of any other). ``psf_only``: never paired below their PSF
-    (R27/R47), for S3 players only. Rate limited (``ratelimit`` "pool_join")."""
+    (R27/R47), for S3 players only. Rate limited (``ratelimit`` "pool_join", and
+    "pool_join_address" for the request's ``address``)."""
     refusal = ratelimit.limit("pool_join").hit(str(user.pk))
+    if refusal is None and address is not None:  # ``clientaddr.limit_key``: many accounts
+        refusal = ratelimit.limit("pool_join_address").hit(address)
     if refusal is not None:
         raise RateLimited(refusal.message("pool joins"))
     pool = pool_for(variant, time_control, rated)

@@ -21,6 +21,7 @@ from play.live.delivery import wake_worker
 from play.lobby import pool
 from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
+from talu_site import clientaddr
 
 ERROR = OpenApiResponse(ErrorSerializer, description="Refused; nothing was changed.")
 
@@ -94,7 +95,8 @@ class MyPairing(APIView):
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         try:
-            entry = pool.join(request.user, **form.validated_data)
+            entry = pool.join(request.user, **form.validated_data,
+                              address=clientaddr.limit_key(clientaddr.of_request(request)))
         except pool.RateLimited as err:
             raise exceptions.Throttled(detail=str(err)) from None
         except pool.PoolError as err:

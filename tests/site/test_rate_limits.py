@@ -248,3 +248,34 @@ def test_one_player_cannot_flood_the_computer(client, players, settings, low):
     low(computer_game="1/10minute")
     with pytest.raises(ComputerGameError, match="Too many games against the computer"):
         play_the_computer(players[2], side="I") and play_the_computer(players[2], side="I")
+
+
+def test_challenges_and_pool_joins_are_limited_per_address_too(client, make_user, low,
+                                                                address):
+    """Accounts are cheap to make over days (sign-ups are limited per address per hour): the
+    limits per player have a limit per address beside them, through every door (the lobby's
+    form and the pool's API)."""
+    from rest_framework.test import APIClient
+
+    low(challenge="100/10minute", challenge_address="3/10minute",
+        pool_join="100/minute", pool_join_address="2/minute")
+    people = [make_user(f"sock{n}") for n in range(4)]
+    for person in people:
+        client.force_login(person)
+        client.post(reverse("challenge_new"), {"variant": "standard", "rated": "1",
+                                               "side": "random"}, REMOTE_ADDR=address)
+    assert Challenge.objects.filter(status=Challenge.OPEN).count() == 3
+    assert "Too many challenges" in client.get(reverse("lobby")).content.decode()
+    client.post(reverse("challenge_new"), {"variant": "standard", "rated": "1",
+                                           "side": "random"}, REMOTE_ADDR=next(_addresses))
+    assert Challenge.objects.filter(status=Challenge.OPEN).count() == 4  # another address
+
+    api = APIClient()
+    codes = []
+    for person in people[:3]:
+        api.force_authenticate(person)
+        codes.append(api.post("/api/v1/pool/me/", {"variant": "standard",
+                                                "time_control": "fischer 180+2",
+                                                "rated": True}, format="json",
+                              REMOTE_ADDR=address).status_code)
+    assert codes == [201, 201, 429]
