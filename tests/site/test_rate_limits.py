@@ -279,3 +279,15 @@ def test_challenges_and_pool_joins_are_limited_per_address_too(client, make_user
                                                 "rated": True}, format="json",
                               REMOTE_ADDR=address).status_code)
     assert codes == [201, 201, 429]
+
+
+def test_every_limit_is_documented_with_its_default():
+    """docs/deployment.md lists every rate limit (its variable and default), as the issue
+    asks: an operator reads there what a client is allowed."""
+    from pathlib import Path
+
+    from talu_site.ratelimit import DEFAULTS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text()
+    for name, default in DEFAULTS.items():
+        assert f"| `TALU_RATE_{name.upper()}` | `{default}` |" in doc, name
