@@ -49,7 +49,7 @@ def lesson_try(request, slug: str):
     lesson = _lesson(slug)
     try:
         steps = json.loads(request.GET.get("steps") or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past the decoder's limit: junk too
         return JsonResponse({"error": "steps must be a JSON list of steps"}, status=400)
     if not isinstance(steps, list):
         return JsonResponse({"error": "steps must be a JSON list of steps"}, status=400)

@@ -3,7 +3,8 @@ data is refused when any string in it (a key or a value, at any depth) cannot be
 shown: a NUL (PostgreSQL's text refuses it: a ``DataError`` and a 500 in whichever view
 queried with it), a lone surrogate (it cannot be encoded as UTF-8) or another control
 character but tabs and line breaks (issue 27: one check of every external string,
-``talu_site.text``).
+``talu_site.text``). JSON nested past the decoder's recursion limit is a 400 too (a
+RecursionError, where DRF's parser expects a ValueError: a 500 from a few kilobytes).
 
 Why at the parser: many views read ``request.data`` field by field (events, arbiters,
 results), and every one of them once had to remember the check; here no view sees such a
@@ -55,7 +56,10 @@ def check_data(data: Any) -> None:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        data = super().parse(stream, media_type, parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:  # not the ValueError DRF's parser turns into a 400
+            raise exceptions.ParseError("JSON parse error - nested too deeply") from None
         check_data(data)
         return data
 

@@ -17,7 +17,6 @@ os.environ["TALU_KEYRING"] = session_keyring()
 
 import django
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 # Test modules import models at collection time, before pytest-django sets Django up.
@@ -33,13 +32,32 @@ other_body = registry_fixtures.other_body
 HIGH_RATES = {"anon": "100000/minute", "user": "100000/minute", "body": "100000/minute"}
 
 
+def clear_cache() -> None:
+    """Empty this run's cache: the process's memory, or on Redis (the child run on PostgreSQL
+    and Redis, ``tests/stack.py``) only the keys under this run's own prefix, since Redis's
+    own clear would flush a whole database others share."""
+    from django.conf import settings as django_settings
+    from django.core.cache import caches
+
+    backend = caches["default"]
+    if type(backend).__module__ == "django.core.cache.backends.locmem":
+        backend.clear()
+        return
+    prefix = django_settings.CACHES["default"].get("KEY_PREFIX", "")
+    assert prefix, "a Redis cache in tests needs a key prefix of its own"
+    client = backend._cache.get_client(None, write=True)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
 @pytest.fixture(autouse=True)
 def _api_settings(settings):
     """Generous throttle rates and empty throttle counters for each test."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
-    cache.clear()
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
 
 
 @pytest.fixture

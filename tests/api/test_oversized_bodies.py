@@ -130,3 +130,15 @@ def test_lone_surrogate_in_correction_is_400(body_client, body_a, pair, no_error
                                    content_type="application/json")
     assert response.status_code == 400
     assert helpers.registry_state() == before
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/api/v1/players/"])
+def test_json_nested_too_deeply_is_400(body_client, path, no_error_logs):
+    """A small body of 5,000 nested arrays took Python's JSON decoder past its recursion limit:
+    a RecursionError, not the ValueError the parser turns into a 400, so a 500."""
+    before = helpers.registry_state()
+    response = body_client.generic("POST", path, "[" * 5000 + "]" * 5000,
+                                   content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    assert "JSON" in _json(response)["detail"]
+    assert helpers.registry_state() == before

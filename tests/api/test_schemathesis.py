@@ -2,13 +2,14 @@
 operation from the served OpenAPI document and checks each answer: never a server error, and
 status, content type, headers and body as documented.
 
-The database holds two bodies, players and rated games with records; half the generated
-requests have their path parameters replaced by ids that exist (so detail pages, records and
-histories are exercised, not only 404s) and half carry body A's token (so writes get past
+The database holds two bodies, players and rated games with records, and an over-the-board
+event with a paired round; half the generated requests have their path parameters replaced by
+ids that exist (so detail pages, records and histories are exercised, not only 404s) and a third
+each carry body A's token or the session of a person who runs the event (so writes get past
 authentication into validation). Examples per operation are few and derandomized: the run is
-reproducible and takes about a minute. A refused write (4xx) must change nothing, and no
-request may log an ERROR (a traceback) on the server (issue 27); in the PostgreSQL run
-(``test_postgresql.py``) too.
+reproducible and takes a few minutes on a loaded machine. A refused write (4xx) must change
+nothing, the events' rows included, and no request may log an ERROR (a traceback) on the server
+(issue 27); in the PostgreSQL run (``test_postgresql.py``) too.
 """
 
 from __future__ import annotations
@@ -50,17 +51,43 @@ def wsgi_app():
 
 
 @pytest.fixture
-def seeded(body_a, body_b, pair, token_a, body_keys):
-    """Real data: a submitted game (records, rating changes), rated and plain games."""
+def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model):
+    """Real data: a submitted game (records, rating changes), rated and plain games; an
+    over-the-board event with players and a paired round, run by a person (a registrar of
+    body A, site staff) whose session the generated requests may carry."""
+    from django.test import Client
+
+    from registry.events import services as events
     from registry.submission import submit_game
 
     stge, stses = helpers.records(body_keys.signer(), pair, splits=(20,))
     submitted = submit_game(body_a, stge, stses)
     helpers.add_game(body_b, pair[1], pair[0])
     helpers.seed_games(body_a, pair, 5, records=True)
+    person = django_user_model.objects.create_user("reggie", password="pw-reggie-x1",
+                                                   is_staff=True)
+    body_a.registrars.add(person)
+    event = events.create_event(person, body_a, name="Board night", system="swiss", rounds=3,
+                                venue="board")
+    entries = [events.enter_player(person, event, f"Guest {n}", 1500 - n) for n in range(4)]
+    events.pair_round(person, event)
+    client = Client()
+    client.force_login(person)
     return {"game_id": str(submitted.game_id), "player_id": pair[0].player_id,
             "registrar_id": body_a.registrar_id, "name": "stse-2", "code": "S1",
-            "token": token_a}
+            "event_id": event.pk, "number": 1, "key": entries[0].key,
+            "username": person.username, "token": token_a,
+            "session": client.cookies["sessionid"].value}
+
+
+def _state() -> tuple:
+    """The registry's state (``helpers.registry_state``) and the events'."""
+    from registry.events.models import Entry, Event, Pairing
+
+    return (helpers.registry_state(),
+            sorted(Event.objects.values_list("pk", "revision", "status", "name")),
+            sorted(Entry.objects.values_list("pk", "withdrawn_after")),
+            sorted(Pairing.objects.values_list("pk", "result", "note")))
 
 
 def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded, caplog):
@@ -70,25 +97,37 @@ def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded, caplog):
         generation_config=GenerationConfig(with_security_parameters=False))
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 13
-    known = {k: v for k, v in seeded.items() if k != "token"}
-    auth = {"Authorization": f"Token {seeded['token']}"}
+    known = {k: v for k, v in seeded.items() if k not in ("token", "session")}
+    csrf = "c" * 32
+    identities = {
+        "anonymous": None,
+        "body": {"Authorization": f"Token {seeded['token']}"},
+        # A person (the event's arbiter, a registrar, staff): the events' and arbiters'
+        # writes get past their permission checks into their own checks (issue 27).
+        "person": {"Cookie": f"sessionid={seeded['session']}; csrftoken={csrf}",
+                   "X-CSRFToken": csrf},
+    }
     calls = {"count": 0}
+    person_writes: set[int] = set()  # statuses of the person's writes
 
     for operation in operations:
         @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
-        @given(case=operation.as_strategy(), use_known=st.booleans(), with_token=st.booleans())
-        def check(case, use_known, with_token):
+        @given(case=operation.as_strategy(), use_known=st.booleans(),
+               who=st.sampled_from(sorted(identities)))
+        def check(case, use_known, who):
             if use_known and case.path_parameters:
                 case.path_parameters = {k: known.get(k, v)
                                         for k, v in case.path_parameters.items()}
-            headers = dict(auth) if with_token else None
-            before = helpers.registry_state() if case.method != "GET" else None
-            response = case.call(headers=headers)
+            headers = identities[who]
+            before = _state() if case.method != "GET" else None
+            response = case.call(headers=dict(headers) if headers else None)
             case.validate_response(response, checks=CHECKS)
             if before is not None and response.status_code >= 400:
                 # A refused write changed nothing (issue 27).
-                assert helpers.registry_state() == before, (case.method, case.path)
+                assert _state() == before, (case.method, case.path, who)
+            if who == "person" and before is not None:
+                person_writes.add(response.status_code)
             calls["count"] += 1
 
         check()
@@ -96,3 +135,6 @@ def test_every_operation_conforms_to_the_schema(db, wsgi_app, seeded, caplog):
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors[:5]
     assert calls["count"] >= EXAMPLES * len(operations) // 2
+    # The person's session got past authentication and CSRF: writes accepted and refused in
+    # validation, not only 401/403.
+    assert person_writes & {200, 201} and 400 in person_writes, person_writes

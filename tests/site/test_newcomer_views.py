@@ -126,3 +126,9 @@ def test_pages_hold_no_inline_script(client, game, players):
             assert "src=" in attrs or 'type="application/json"' in attrs, (url, attrs)
             assert "src=" not in attrs or not body.strip(), url
         assert not re.search(r"\son[a-z]+\s*=", html), url
+
+
+def test_a_lesson_check_refuses_json_nested_too_deeply(client, no_error_logs):
+    """5,000 nested arrays in ``steps`` were a RecursionError in the JSON decoder: a 500."""
+    r = client.get(reverse("lesson_try", args=["capture"]), {"steps": "[" * 5000 + "]" * 5000})
+    assert r.status_code == 400 and "JSON list of steps" in r.json()["error"]
