@@ -21,7 +21,7 @@ def test_api_suite_on_postgresql(tmp_path):
     modules = sorted(stack.relative(p) for p in HERE.glob("test_*.py")
                      if p.name != "test_schema.py")  # the schema is database-free
     stack.run_child(STACK, modules, caller=f"{me}::test_api_suite_on_postgresql",
-                    keyring=tmp_path / "keyring", redis=True, timeout=1200)
+                    keyring=tmp_path / "keyring", redis=True, timeout=1800)
 
 
 if stack.is_child(STACK):  # collected in the child run only
