@@ -88,9 +88,19 @@ def _side_other(side: str) -> str:
     return "O" if side == "I" else "I"
 
 
+def _check_reason(reason: str) -> None:
+    """An offer's or an adjournment's reason is shown to the opponent and kept in the records
+    (R34, R38): one printable line, or none (issue 27: a NUL was refused by PostgreSQL's JSON,
+    a line break by the record builder, a bidirectional control reordered what is shown)."""
+    if not isinstance(reason, str) or len(reason) > 200 or not reason.isprintable():
+        raise BadCommand("a reason is one line of at most 200 printable characters (no "
+                         "control or bidirectional-control character)")
+
+
 def decide_adjourn(engine: TaluGame, s: Sessions, actor: Actor, command: Adjourn,
                    at: int | None) -> Event:
     """An offer, an acceptance, or an arbiter's adjournment; refused during a turn."""
+    _check_reason(command.reason)
     if engine.outcome is not None:
         raise GameOver(f"the game is over ({engine._outcome_text()})")
     if s.paused:
@@ -120,6 +130,7 @@ def decide_resume(engine: TaluGame, s: Sessions, actor: Actor, command: Resume,
                   at: int | None) -> Event:
     """An offer, an acceptance, or an arbiter's resumption of an adjourned game; an arbiter's
     time for the resumption (``command.at``), and the clock's resumption at that time."""
+    _check_reason(command.reason)
     if engine.outcome is not None:
         raise GameOver(f"the game is over ({engine._outcome_text()})")
     if not (actor.plays or actor.kind in (ARBITER, CLOCK)):
