@@ -28,8 +28,8 @@ if stack.is_child(STACK):  # collected in the child run only
 
     @pytest.mark.django_db
     def test_child_really_uses_postgresql():
-        from django.core.cache import cache
+        from django.core.cache import caches
         from django.db import connection
 
         assert connection.vendor == "postgresql"
-        assert type(cache).__name__ == "SharedRedisCache"
+        assert type(caches["default"]).__name__ == "SharedRedisCache"
