@@ -117,7 +117,7 @@ class ClockThread:
         if self.own_loop:
             self._loop = asyncio.new_event_loop()
         try:
-            while not self._stopping:
+            while not self._stopping and not self._orphaned():
                 self._wake.clear()
                 self._round()
                 if not self._stopping:
@@ -126,6 +126,11 @@ class ClockThread:
             if self._loop is not None:
                 _close(self._loop)
             connections.close_all()  # this thread's
+
+    def _orphaned(self) -> bool:
+        """The worker's loop closed without stopping this thread (a test's loop, a server
+        torn down hard): nothing could hear the flags any more."""
+        return self._loop is None and self.worker_loop.is_closed()
 
     def _round(self) -> None:
         """One round, its errors logged (the database or Redis away: the next round tries
