@@ -214,8 +214,8 @@ def start_daphne(port: int) -> subprocess.Popen:
     fd, log = tempfile.mkstemp(prefix="bench-deadlines-daphne-", suffix=".log")
     env = dict(os.environ, TALU_RATE_WS_CONNECT="off", TALU_EMBEDDED_WORKER="false")
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "talu_site.asgi:application"], cwd=ROOT, env=env, stdout=fd,
-                            stderr=subprocess.STDOUT)
+                             "--websocket_connect_timeout", "30", "talu_site.asgi:application"],
+                            cwd=ROOT, env=env, stdout=fd, stderr=subprocess.STDOUT)
     os.close(fd)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -232,16 +232,33 @@ def start_daphne(port: int) -> subprocess.Popen:
 
 def socket_client(port: int, game_ids: list[str], until: float, conn) -> None:
     """In its own process: one spectator's websocket per game; sends back, through ``conn``,
-    "ready" once all are open, then {game id: epoch s the flag's ``update`` frame arrived}."""
+    how many opened once all have tried, then {game id: epoch s the flag's ``update`` frame
+    arrived}."""
     import asyncio as aio
 
     import websockets
 
     arrived: dict[str, float] = {}
 
+    gate = aio.Semaphore(4)  # daphne drops a handshake not done in 5 s: a few at a time
+
+    async def open_socket(url: str):
+        for _ in range(5):
+            async with gate:
+                try:
+                    return await websockets.connect(url, origin="http://localhost",
+                                                    max_size=None, open_timeout=30)
+                except (OSError, TimeoutError, websockets.WebSocketException):
+                    await aio.sleep(0.5)
+        return None
+
     async def watch(game_id: str, opened: list[int]) -> None:
         url = f"ws://127.0.0.1:{port}/ws/game/{game_id}/"
-        async with websockets.connect(url, origin="http://localhost", max_size=None) as ws:
+        ws = await open_socket(url)
+        if ws is None:
+            opened.append(0)
+            return
+        async with ws:
             opened.append(1)
             while time.time() < until:
                 try:
@@ -258,9 +275,9 @@ def socket_client(port: int, game_ids: list[str], until: float, conn) -> None:
     async def main() -> None:
         opened: list[int] = []
         tasks = [aio.ensure_future(watch(g, opened)) for g in game_ids]
-        while len(opened) < len(game_ids) and not any(t.done() for t in tasks):
+        while len(opened) < len(game_ids):
             await aio.sleep(0.1)
-        conn.send("ready")
+        conn.send(sum(opened))
         await aio.gather(*tasks, return_exceptions=True)
 
     aio.run(main())
@@ -333,6 +350,7 @@ async def measure(live: dict[str, float], idle: float, window: float, lead: floa
     listener = asyncio.ensure_future(listen())
     if trace is not None:
         install_trace(trace)
+    worker = asyncio.ensure_future(Worker("bench").run())
     daphne = client = conn = None
     if sockets:
         import multiprocessing as mp
@@ -345,9 +363,7 @@ async def measure(live: dict[str, float], idle: float, window: float, lead: floa
         client = mp.get_context("spawn").Process(
             target=socket_client, args=(port, watched, start_wall + lead + window + 3, child))
         client.start()
-        ready = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
-        assert ready == "ready", ready
-    worker = asyncio.ensure_future(Worker("bench").run())
+        opened = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
     await asyncio.sleep(2)  # the worker's first rounds (connections, caches)
     # 1. idle: nothing due until ``lead`` seconds after the start
     c0, w0 = cpu(), time.monotonic()
@@ -366,13 +382,19 @@ async def measure(live: dict[str, float], idle: float, window: float, lead: floa
     extra: dict = {}
     if trace is not None:
         extra["phases_ms"] = phases(trace, live, arrived)
+        # the ten latest flags, each point in ms after the deadline (where the time went)
+        worst = sorted(arrived, key=lambda g: arrived[g] - live[g])[-10:]
+        extra["worst_ms"] = [{p: round((t - live[g]) * 1000, 1) for p, t in
+                              {**trace.get(g, {}), "arrived": arrived[g]}.items() if t}
+                             for g in worst]
     if client is not None:
         on_socket = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         client.join(10)
         daphne.terminate()
         daphne.wait(10)
         socket_delays = [(t - live[g]) * 1000 for g, t in on_socket.items()]
-        extra.update(sockets_watched=sockets, sockets_heard=len(on_socket),
+        extra.update(sockets_watched=sockets, sockets_opened=opened,
+                     sockets_heard=len(on_socket),
                      socket_delay_ms_p50=_r(pct(socket_delays, 0.5)),
                      socket_delay_ms_p99=_r(pct(socket_delays, 0.99)),
                      socket_delay_ms_max=_r(max(socket_delays) if socket_delays else None),
@@ -428,7 +450,8 @@ def main() -> None:
         from play import lifecycle
 
         call_command("migrate", verbosity=0)
-        lead = args.idle + 20.0  # the first live deadline, after seeding and the idle phase
+        # the first live deadline, after seeding, the spectators' sockets and the idle phase
+        lead = args.idle + 20.0 + 0.3 * args.sockets
         start_wall = time.time()
         live, seeded = seed(args.corr, args.live, args.window, lead)
         lifecycle._finished.clear()  # archiving is bench_endings' subject, not this one's
