@@ -4,6 +4,8 @@ after a deadline the flag reaches the players.
     nice .venv/bin/python benchmarks/bench_deadlines.py                  # ~3 min
     nice .venv/bin/python benchmarks/bench_deadlines.py --corr 1000 --live 100 --idle 10 \\
         --window 20                                                       # smoke run
+    nice .venv/bin/python benchmarks/bench_deadlines.py --idle 10 --trace --sockets 100
+                                      # where the time goes, and to real websockets (~2.5 min)
 
 Needs PostgreSQL (``TALU_TEST_DATABASE_URL``, default postgres://postgres@127.0.0.1:5432/test;
 a throw-away database is made beside it and dropped) and Redis (``--redis``, default
