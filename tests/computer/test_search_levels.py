@@ -11,7 +11,8 @@ import pytest
 from play.computer.think import think
 from play.games.talu import TaluGame
 from play.games.talu.search import LEVELS, choose_turn, clock_seconds, get_level
-from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK
+from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK, wall_seconds
+from play.games.talu.search.turns import Budget, BudgetExhausted
 
 from .test_search_legal import _random_turn
 
@@ -96,6 +97,21 @@ def test_on_a_clock_a_turn_thinks_a_share_of_the_time_left_under_the_level_s_cei
     assert shares == sorted(shares, reverse=True)  # less and less as the clock runs down
 
 
+def test_a_budget_counts_the_search_s_cpu_and_caps_its_real_time() -> None:
+    """A level's seconds are CPU seconds (the same search on a busy machine, only slower);
+    the wall cap stops a starved search all the same (R36)."""
+    cpu = Budget(10**9, seconds=0.05)
+    time.sleep(0.1)  # a starved search: time passes, no CPU spent
+    cpu.spend()
+    assert not cpu.exhausted
+    wall = Budget(10**9, seconds=5, wall=0.05)
+    time.sleep(0.1)
+    with pytest.raises(BudgetExhausted):
+        wall.spend()
+    assert wall_seconds(1.0) == 2.5 and wall_seconds(10.0, left=31.5) == 10.0
+    assert wall_seconds(1.0, left=1.0) == MIN_THINK
+
+
 def test_the_pool_s_thinking_keeps_to_the_clock_it_is_given() -> None:
     """The worker's ``think`` with a deadline 3 s away: level 8 answers in a share of it, not
     in its untimed ten seconds (its node budget untouched: the clock stops the search)."""
@@ -106,5 +122,8 @@ def test_the_pool_s_thinking_keeps_to_the_clock_it_is_given() -> None:
             events.append(("step", step.to_dict()))
     deadline = int(time.time() * 1000) + 3000
     result = think("standard", events, 8, deadline=deadline, reserve=1.0)
-    assert result["steps"] and result["seconds"] <= clock_seconds(get_level(8), 3, 0, 1.0) + 0.3
+    assert result["steps"] and result["cpu"] <= clock_seconds(get_level(8), 3, 0, 1.0) + 0.3
+    # its real time too: a busy machine slows the search, the cap (a third of what is left
+    # beyond the reserve) stops it
+    assert result["wall"] <= (3 - 1.0) / 3 and result["seconds"] <= result["wall"] + 0.3
     assert result["nodes"] < get_level(8).nodes

@@ -67,19 +67,20 @@ class Level:
     resigns: bool = False
     resign_margin: int = 600  # centipieces down (after search) at which a resigning level gives up
     leaf_wins: int = 0  # nodes per leaf for the next mover's immediate win (0: not looked for)
+    slip: float = 0.0  # chance that a turn is picked at random among the sane ones (a slip)
 
 
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 1, 4, 4, 3_000, 90, 1.0),
-        Level(2, 1, 8, 4, 6_000, 45, 1.0, safety=True),
-        Level(3, 2, 6, 3, 12_000, 20, 2.0),
-        Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
-        Level(5, 2, 14, 6, 50_000, 2, 4.0, leaf_wins=200),
-        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300),
-        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
-        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True, leaf_wins=400),
+        Level(1, 1, 4, 4, 3_000, 90, 1.0, slip=0.75),
+        Level(2, 1, 4, 4, 3_000, 90, 1.0, slip=0.5),
+        Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.35),
+        Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.35),
+        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
+        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200, slip=0.15),
+        Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
+        Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
     )
 }
 
@@ -98,6 +99,8 @@ CLOCK_SHARE = 30
 INCREMENT_SHARE = 0.8  # ... plus this share of the increment it gets back at the turn's end,
 CLOCK_RESERVE = 1.5  # seconds never thought away (the steps' delivery, a loaded machine),
 MIN_THINK = 0.05  # and at least this (the search returns its best so far when time is up).
+WALL_FACTOR = 2.0  # a search's real time: at most twice its CPU seconds, plus
+WALL_EXTRA = 0.5  # this (its replay, a busy moment), and on a clock a third of the spare time.
 
 
 def clock_seconds(level: Level, left: float, increment: float = 0.0,
@@ -111,6 +114,19 @@ def clock_seconds(level: Level, left: float, increment: float = 0.0,
         return MIN_THINK
     share = spare / CLOCK_SHARE + INCREMENT_SHARE * increment
     return max(MIN_THINK, min(level.seconds, share, spare / 4))
+
+
+def wall_seconds(thinking: float, left: float | None = None,
+                 reserve: float = CLOCK_RESERVE) -> float:
+    """The real seconds a search may take at most (``Budget``'s ``wall``) when it may think
+    ``thinking`` seconds of CPU: ``WALL_FACTOR`` times that (a loaded machine gives the pool's
+    processes only the CPU nobody else wants), and on a clock with ``left`` seconds never more
+    than a third of what is left beyond the reserve (R36: the computer never thinks its time
+    away, however starved; the worker's guard covers a search that cannot even start)."""
+    wall = WALL_FACTOR * thinking + WALL_EXTRA
+    if left is not None:
+        wall = min(wall, max(MIN_THINK, (left - reserve) / 3))
+    return wall
 
 
 def get_level(number: int) -> Level:
