@@ -39,7 +39,7 @@ from play.computer.think import think
 from play.games import clock
 from play.games.protocol import PlayStep, Resign, computer
 from play.games.talu.search import get_level
-from play.games.talu.search.levels import CLOCK_RESERVE
+from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
 from play.games.talu.variants import get_variant
 from play.live import delivery
 from play.models import ComputerGame, Game, GameEvent
@@ -59,7 +59,7 @@ def side_to_move(game: Game) -> str | None:
 
 def _lease(level: int) -> float:
     lv = get_level(level)
-    return lv.seconds + 12 * conf.step_delay() + LEASE_MARGIN
+    return wall_seconds(lv.seconds) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
 def claim(worker: str, limit: int) -> list[int]:

@@ -8,7 +8,9 @@ turn (``evaluate``), a finished game by ``judge`` (R11), a win sooner scoring hi
 At the root the search also looks for an immediate win first (``find_win``), weighs the
 passing conventions the game's history makes dangerous (R12-R14: a turn that repeats a
 position or, for a warned player, engages nothing counts as a pass; a third one forfeits or
-nulls the game), and adds the level's noise. When the budget runs out mid-iteration, the last
+nulls the game), and adds the level's noise. At the levels that slip, a turn is now and then
+walked at random instead of searched (``Level.slip``, after the look for a win at hand).
+When the budget runs out mid-iteration, the last
 completed iteration's choice stands, or the best of the candidates the interrupted one reached.
 """
 
@@ -142,6 +144,7 @@ class Search:
             # Not a turn that would count as a pass for the second time running (R12).
             fin = _random_walk(root.copy(), self.rng)
             if fin.used and not (history.own_passes and counts_as_pass(fin, history)):
+                self.budget.afford(len(fin.steps) - start)  # the states the walk visited
                 return Result(_turn_steps(fin, start), 0, self.budget.nodes, 0, 0)
         cands = generate(root.copy(), lv.root_width, self.budget, soft=True)
         if not cands:
