@@ -21,8 +21,8 @@ against a random mover.
 
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|
-| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 50 % | 1 |
-| 2 | 1          | 4 / -   | 3 000   | 90  | -   | 30 % | 1 |
+| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 90 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 50 % | 1 |
 | 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 30 % | 1 |
 | 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | 40 % | 3 |
 | 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 15 % | 3 |
@@ -93,8 +93,8 @@ class Level:
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.5),
-        Level(2, 1, 4, 4, 3_000, 90, 1.0, slip=0.3),
+        Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.9),
+        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.5),
         Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.3),
         Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.4),
         Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
