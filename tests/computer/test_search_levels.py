@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -43,8 +44,10 @@ def test_every_level_keeps_to_its_node_budget(variant: str) -> None:
 
 def test_higher_levels_search_more() -> None:
     game = _midgame("standard", 2, 8)
-    spent = [choose_turn(game, n, seed=1, seconds=0).nodes for n in (1, 3, 5)]
-    assert spent[0] < spent[1] < spent[2]
+    # (their searches: a slip, a turn walked at random, costs next to nothing)
+    spent = [choose_turn(game, replace(LEVELS[n], slip=0), seed=1, seconds=0).nodes
+             for n in (1, 4, 5, 8)]
+    assert spent == sorted(spent) and spent[0] < spent[2] < spent[3]
     assert [LEVELS[n].nodes for n in range(1, 9)] == sorted(LEVELS[n].nodes for n in range(1, 9))
 
 
@@ -54,6 +57,18 @@ def test_a_seed_repeats_the_lower_levels_randomness() -> None:
     again = [choose_turn(game, 1, seed=s, seconds=0).steps for s in range(6)]
     assert first == again
     assert len({tuple(steps) for steps in first}) > 1  # level 1 is not one fixed opening
+
+
+def test_the_ladder_slips_less_as_it_rises_and_level_8_never() -> None:
+    """The levels are spaced by design (docs/computer.md): a slip is a turn walked at random.
+    Level 1 slips nearly always, level 8 never; its turns from one position are the search's."""
+    game = _midgame("standard", 3, 6)
+    assert LEVELS[8].slip == 0 and LEVELS[1].slip > 0.9
+    assert [LEVELS[n].slip for n in (1, 2, 3)] == sorted((LEVELS[n].slip for n in (1, 2, 3)),
+                                                         reverse=True)
+    low = {tuple(choose_turn(game, 1, seed=s, seconds=0).steps) for s in range(12)}
+    top = {tuple(choose_turn(game, 8, seed=s, nodes=20_000, seconds=0).steps) for s in range(3)}
+    assert len(low) > 6 and len(top) == 1
 
 
 def test_unknown_levels_are_refused_in_words() -> None:

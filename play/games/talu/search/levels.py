@@ -21,14 +21,20 @@ against a random mover.
 
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|
-| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 90 % | 1 |
-| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 50 % | 1 |
-| 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 30 % | 1 |
-| 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | 40 % | 3 |
+| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 70 % | 1 |
+| 3 | 1          | 4 / -   | 3 000   | 250 | -   | 40 % | 1 |
+| 4 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 30 % | 1 |
 | 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 15 % | 3 |
-| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | 8 %  | 4 |
+| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
 | 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
 | 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | -    | 8 |
+
+Level 1 is a beginner who moves at random but never misses a win at hand and always answers
+the honor rule; levels 2 and 3 search their own turn more and more often (a noisy one-turn
+search); level 4 adds safety (no turn after which the reply wins at once); level 5 is the first
+to search two turns; levels 6-8 widen the search, level 7 slipping now and then (so that level 6
+and 8 are each a clear step from it: the searches alone measured too close).
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
@@ -36,7 +42,7 @@ a second time running (R12). A slip costs almost nothing, so the lower levels al
 sooner. Level 8 is the top: 32/12 beams with 300 000 nodes and a search three turns deep were
 both measured no stronger than 24/8 (BENCHMARKS.md), so level 8 spends its few seconds there.
 
-*Leaf wins* (levels 4-8): each leaf of the tree (a reply of the opponent) is also checked for
+*Leaf wins* (levels 5-8): each leaf of the tree (a reply of the opponent) is also checked for
 the mover's immediate win next turn (``find_win`` with that many nodes, ``Search.loses_at_once``)
 before its static score is believed: an invasion race is decided by a walk to the goal row
 through a gap the reply left, which a static score only guesses at. It is the third turn looked
@@ -47,8 +53,8 @@ optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to leve
 BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
 beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
 
-*Safety* (level 3): the one-turn search also rejects a turn after which the opponent has an
-immediate win (``find_win`` on the reply). From level 4 on, every node of the tree first looks
+*Safety* (level 4): the one-turn search also rejects a turn after which the opponent has an
+immediate win (``find_win`` on the reply). From level 5 on, every node of the tree first looks
 for the side to move's immediate win (``INNER_WIN_NODES``), which the beam could miss.
 
 Every level first spends up to ``WIN_NODES`` (or a tenth of its budget, if more) looking for a turn
@@ -93,12 +99,12 @@ class Level:
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.9),
-        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.5),
-        Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.3),
-        Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.4),
+        Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
+        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.7),
+        Level(3, 1, 4, 4, 3_000, 250, 1.0, slip=0.4),
+        Level(4, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.3),
         Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
-        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200, slip=0.08),
+        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
         Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
         Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
     )
