@@ -13,9 +13,9 @@ The ladder is spaced by design, as lichess spaces its levels (Stockfish's skill,
 time): each level pairs a *search* (depth, beams, nodes, leaf wins) with a *slip*, the chance
 that a turn is not searched at all but walked at random, step by step, like a beginner's. The
 search alone gives a ladder that goes flat at the top (wider beams and more nodes than level
-8's measured no stronger, BENCHMARKS.md), and too little between a one-turn search and a
-one-turn search with safety; the slip is what makes each rung a clear step: the top level
-never slips, and each level below slips more or searches less than the one above. Measured
+8's measured no stronger, BENCHMARKS.md) and close steps lower down (a one-turn search with
+safety, two turns, two with leaf wins); the slip makes each rung a clear step: level 8 never
+slips, and each level below slips more or searches less than the one above. Measured
 (BENCHMARKS.md, ``bench_computer.py ladder``): each level against the one below, and level 1
 against a random mover.
 
@@ -24,7 +24,7 @@ against a random mover.
 | 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
 | 2 | 1          | 4 / -   | 3 000   | 250 | -   | 70 % | 1 |
 | 3 | 1          | 4 / -   | 3 000   | 250 | -   | 40 % | 1 |
-| 4 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 30 % | 1 |
+| 4 | 2          | 6 / 3   | 12 000  | 20  | -   | 25 % | 2 |
 | 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 15 % | 3 |
 | 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
 | 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
@@ -32,9 +32,10 @@ against a random mover.
 
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
 the honor rule; levels 2 and 3 search their own turn more and more often (a noisy one-turn
-search); level 4 adds safety (no turn after which the reply wins at once); level 5 is the first
-to search two turns; levels 6-8 widen the search, level 7 slipping now and then (so that level 6
-and 8 are each a clear step from it: the searches alone measured too close).
+search); level 4 is the first to search two turns (its own and every reply, so it sees a reply
+that wins at once); level 5 adds the leaf wins; levels 6-8 widen the search, level 7
+slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
+measured too close).
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
@@ -53,9 +54,10 @@ optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to leve
 BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
 beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
 
-*Safety* (level 4): the one-turn search also rejects a turn after which the opponent has an
-immediate win (``find_win`` on the reply). From level 5 on, every node of the tree first looks
-for the side to move's immediate win (``INNER_WIN_NODES``), which the beam could miss.
+*Safety* (``Level.safety``, no level uses it now): a one-turn search also rejects a turn after
+which the opponent has an immediate win (``find_win`` on the reply). From level 4 on, every
+node of the tree first looks for the side to move's immediate win (``INNER_WIN_NODES``), which
+the beam could miss.
 
 Every level first spends up to ``WIN_NODES`` (or a tenth of its budget, if more) looking for a turn
 that wins at once (``turns.find_win``): a beginner misjudges, but never misses a win at hand.
@@ -71,8 +73,8 @@ normal play, even when the pool's processes (``SCHED_IDLE``) are starved by a bu
 
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
 turn's score at the root: a beginner's misjudgement (level 1's 250 picks nearly at random among
-the turns its beam found). Levels 6-8 resign a lost position (R15
-``decision``) when the search proves a loss or sees itself ``resign_margin`` pieces down.
+the turns its beam found). Levels 6-8 resign a lost position (R15 ``decision``) when the
+search proves a loss or sees itself ``resign_margin`` pieces down.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ LEVELS: dict[int, Level] = {
         Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
         Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.7),
         Level(3, 1, 4, 4, 3_000, 250, 1.0, slip=0.4),
-        Level(4, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.3),
+        Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.25),
         Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
         Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
         Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
