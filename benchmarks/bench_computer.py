@@ -33,13 +33,14 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from play.games.talu import TaluGame  # noqa: E402
-from play.games.talu.search import choose_turn  # noqa: E402
+from play.games.talu.search import choose_turn, get_level  # noqa: E402
 
 VARIANTS = ("standard", "dynamic", "grand-master")
 
@@ -223,8 +224,10 @@ def speed(args: argparse.Namespace) -> dict:
         for level in levels:
             nodes = turns = 0
             spent = 0.0
+            # the level's search (a slip, a turn walked at random, searches nothing)
+            searched = replace(get_level(level), slip=0)
             for n, game in enumerate(games):
-                c = choose_turn(game, level, seed=n, seconds=0)
+                c = choose_turn(game, searched, seed=n, seconds=0)
                 nodes += c.nodes
                 turns += c.turns
                 spent += c.seconds
