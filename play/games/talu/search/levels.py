@@ -22,8 +22,8 @@ against a random mover.
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|
 | 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
-| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 70 % | 1 |
-| 3 | 1          | 4 / -   | 3 000   | 250 | -   | 40 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 60 % | 1 |
+| 3 | 1          | 4 / -   | 3 000   | 90  | -   | 30 % | 1 |
 | 4 | 2          | 6 / 3   | 12 000  | 20  | -   | 25 % | 2 |
 | 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 15 % | 3 |
 | 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
@@ -32,7 +32,7 @@ against a random mover.
 
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
 the honor rule; levels 2 and 3 search their own turn more and more often (a noisy one-turn
-search); level 4 is the first to search two turns (its own and every reply, so it sees a reply
+search, less noisy at level 3); level 4 is the first to search two turns (its own and every reply, so it sees a reply
 that wins at once); level 5 adds the leaf wins; levels 6-8 widen the search, level 7
 slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
 measured too close).
@@ -102,8 +102,8 @@ LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
         Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
-        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.7),
-        Level(3, 1, 4, 4, 3_000, 250, 1.0, slip=0.4),
+        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.6),
+        Level(3, 1, 4, 4, 3_000, 90, 1.0, slip=0.3),
         Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.25),
         Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
         Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
