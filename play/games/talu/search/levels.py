@@ -22,20 +22,21 @@ against a random mover.
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|
 | 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
-| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 60 % | 1 |
-| 3 | 1          | 4 / -   | 3 000   | 90  | -   | 30 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 65 % | 1 |
+| 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 50 % | 1 |
 | 4 | 2          | 6 / 3   | 12 000  | 20  | -   | 25 % | 2 |
-| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 15 % | 3 |
+| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 25 % | 3 |
 | 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
 | 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
 | 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | -    | 8 |
 
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
-the honor rule; levels 2 and 3 search their own turn more and more often (a noisy one-turn
-search, less noisy at level 3); level 4 is the first to search two turns (its own and every reply, so it sees a reply
-that wins at once); level 5 adds the leaf wins; levels 6-8 widen the search, level 7
-slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
-measured too close).
+the honor rule; level 2 searches its own turn (noisily) a third of the time; level 3 half the
+time, with safety (no turn after which the reply wins at once); level 4 is the first to search
+two turns (its own and every reply); level 5 adds the leaf wins; levels 6-8 widen the search,
+level 7 slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
+measured too close). On one core of this machine at a load of 15 (BENCHMARKS.md) level 8 took
+0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends before its node budget.
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
@@ -54,7 +55,7 @@ optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to leve
 BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
 beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
 
-*Safety* (``Level.safety``, no level uses it now): a one-turn search also rejects a turn after
+*Safety* (level 3): the one-turn search also rejects a turn after
 which the opponent has an immediate win (``find_win`` on the reply). From level 4 on, every
 node of the tree first looks for the side to move's immediate win (``INNER_WIN_NODES``), which
 the beam could miss.
@@ -102,10 +103,10 @@ LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
         Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
-        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.6),
-        Level(3, 1, 4, 4, 3_000, 90, 1.0, slip=0.3),
+        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.65),
+        Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.5),
         Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.25),
-        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.15),
+        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
         Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
         Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
         Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
