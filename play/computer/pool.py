@@ -8,9 +8,10 @@ no Django. A wave of computer games waits its turn in the pool's queue; human ga
 never wait for it. The processes run under ``SCHED_IDLE`` (Linux; ``conf.idle()``): the
 kernel gives a search only the CPU no other process wants, so a server's step never waits
 behind one. Where that policy is missing or refused they run ``conf.niceness()`` lower than the
-worker instead. A search starved of CPU still keeps to the clock: its budget is the clock's
-share of wall time (``think``), and the worker's guard (``mover``) plays a quick turn itself
-should the pool not answer in time.
+worker instead. A search starved of CPU still keeps to the clock: its budget is counted in
+its own CPU seconds but its real time is capped by the clock (``think``), and on a clock the
+worker's guard (``mover.think_in_time``) plays a quick turn itself should the pool not answer
+in time.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ passing conventions the game's history makes dangerous (R12-R14: a turn that rep
 position or, for a warned player, engages nothing counts as a pass; a third one forfeits or
 nulls the game), and adds the level's noise. At the levels that slip, a turn is now and then
 walked at random instead of searched (``Level.slip``, after the look for a win at hand).
-When the budget runs out mid-iteration, the last
-completed iteration's choice stands, or the best of the candidates the interrupted one reached.
+When the budget runs out mid-iteration, the last completed iteration's choice stands, or the
+best of the candidates the interrupted one reached.
 """
 
 from __future__ import annotations
