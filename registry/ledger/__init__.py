@@ -68,7 +68,14 @@ from registry.ledger.stratum_history import (
     SR_FIELDS,
     rebuild_stratum_records,
 )
-from registry.ledger.writing import BATCH, LOCK_KEY, Progress, Summary, hold_lock
+from registry.ledger.writing import (
+    BATCH,
+    LOCK_KEY,
+    Progress,
+    Summary,
+    hold_lock,
+    on_phases_rerated,
+)
 
 __all__ = [
     "BATCH",
@@ -93,6 +100,7 @@ __all__ = [
     "fill_missing_tallies",
     "game_key",
     "hold_lock",
+    "on_phases_rerated",
     "rate_finished_game",
     "rebuild_stratum_records",
     "recompute_all",
