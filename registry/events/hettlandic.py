@@ -30,6 +30,7 @@ from registry.events import hettlandic_phase2 as phase2
 from registry.events import state
 from registry.events.access import EventError, check_conditions, manage, round_complete
 from registry.events.hettlandic_table import (
+    ANNULLED,
     NO_RECORDS,
     UNPLAYED,
     PhaseGame,
@@ -218,6 +219,10 @@ def phase_games(event: Event) -> tuple[list[PhaseGame], dict[int, Hashable], lis
     rows = (RegistryGame.objects.filter(phase_id=het.phase_id, status=RegistryGame.FINISHED,
                                         rated=True)
             .select_related("player_i", "player_o"))
+    annulled = {(g.live_id, str(g.game_id)) for g in RegistryGame.objects.filter(
+        phase_id=het.phase_id, status=RegistryGame.ANNULLED).only("live_id", "game_id")}
+    annulled_live = {live for live, _ in annulled if live}
+    annulled_ids = {gid for _, gid in annulled}
     by_live = {}
     by_id = {}
     for g in rows:
@@ -238,7 +243,11 @@ def phase_games(event: Event) -> tuple[list[PhaseGame], dict[int, Hashable], lis
         if g is None and p.note.startswith(RECORDS):
             g = by_id.get(p.note.removeprefix(RECORDS))
         if g is None:
-            if p.game_id is None and p.result in PLAYED and not p.note.startswith(RECORDS):
+            if (p.game_id in annulled_live or p.note.removeprefix(RECORDS) in annulled_ids) \
+                    and p.result:  # R30; R39: out of the standings as unplayed
+                uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
+                                           ANNULLED))
+            elif p.game_id is None and p.result in PLAYED and not p.note.startswith(RECORDS):
                 uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
                                            NO_RECORDS))
             continue

@@ -56,8 +56,9 @@ class TableRow:
 
 #: why a line has no coefficient: an unplayed game (an absent player, R41: not rated), or a
 #: played result the arbiter typed over the board without the game's records (NPc is computed
-#: from the game's tally, R23, which only its records give; Ec needs the ratings alone)
-UNPLAYED, NO_RECORDS = "unplayed", "no records"
+#: from the game's tally, R23, which only its records give; Ec needs the ratings alone), or an
+#: annulled game (R30; R39: it leaves the event's standings as unplayed)
+UNPLAYED, NO_RECORDS, ANNULLED = "unplayed", "no records", "annulled"
 #: a pairing's result -> did `I` / `O` win (None: a null game)
 WON = {"1-0": (True, False), "+-": (True, False), "0-1": (False, True), "-+": (False, True),
        "--": (False, False), "=": (None, None)}
@@ -141,7 +142,7 @@ def _uncounted_line(u: Uncounted, side: str, start: Mapping[Hashable, int],
     """A result without a coefficient: who won, and (a game without records) its Ec, which the
     ratings alone give (R23); no NPc, so no APc, and the victory score does not move."""
     own, opp = (u.player_i, u.player_o) if side == "I" else (u.player_o, u.player_i)
-    won = WON.get(u.result, (None, None))[0 if side == "I" else 1]
+    won = None if u.why == ANNULLED else WON.get(u.result, (None, None))[0 if side == "I" else 1]
     ec = (float(expectation_coefficient(start[own], start[opp]))
           if u.why == NO_RECORDS and own in start and opp in start else None)
     return TableGame(u.round, f"{u.round}:{u.player_i}:{u.player_o}", opp, side, won, None,

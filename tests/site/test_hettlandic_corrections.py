@@ -54,13 +54,14 @@ def r28(apcs: list[float]) -> int:
     return math.floor(100 * math.exp(sum(map(math.log, apcs)) / len(apcs)) + 0.5)
 
 
-def board_phase(club, make_user, *, typed: dict[int, str] | None = None):
+def board_phase(club, make_user, *, typed: dict[int, str] | None = None, player_a=None):
     """A two-player board phase 1 of 20 rounds: A wins every game but round 2's (B as `I`
     wins it); each game's records matched to its pairing, except the rounds in ``typed``,
     whose result the arbiter types without records. The games by round."""
     body, arbiter = club
     event = announce(arbiter, body, venue="board")
-    (ua, a), (ub, b) = registered(make_user, "pa", RA), registered(make_user, "pb", RB)
+    (ua, a) = (player_a.user, player_a) if player_a else registered(make_user, "pa", RA)
+    (ub, b) = registered(make_user, "pb", RB)
     for u in (ua, ub):
         assert api(u).post(f"/api/v1/events/{event.pk}/entries/", {},
                            format="json").status_code == 201
@@ -118,6 +119,8 @@ def test_annulling_a_phase_game_after_the_close_renames_the_co_champions(club, m
         (a.player_id, 117, None)]
     row = next(t for t in got["phase1"]["table"] if t["key"] == a.player_id)
     assert (row["games"], row["victory_score"], row["at_115"]) == (19, 117, True)
+    second = row["lines"][1]  # R39: the annulled game is out, shown as such
+    assert (second["round"], second["uncounted"], second["apc"]) == (2, "annulled", None)
     follow = AuditEntry.objects.filter(action=AuditEntry.PHASE).last()
     assert "co-champions follow" in follow.reason
     assert follow.before["co_champions"] == [] and follow.after["named"] == [a.player_id]
@@ -226,6 +229,34 @@ def test_after_phase_two_began_the_title_follows_and_only_co_champions_get_award
     hettlandic.phases_rerated([het.phase_id])
     assert dict(CoChampion.objects.values_list("entry__name", "award")) == {
         "c0": "Bronze", "n0": ""}
+
+
+@pytest.mark.django_db
+def test_an_annulment_before_the_phase_moves_its_start_ratings_and_the_table(club, make_user):
+    """R45: Ec uses the ratings at the phase's opening; annulling an ordinary game played
+    before it (R30) moves them: the ledger re-rates the phase from the new start ratings, and
+    the entries' start ratings and the table's Ec follow, audited."""
+    body, _ = club
+    _, c = registered(make_user, "pc", 2000)
+    _, a0 = registered(make_user, "pa0", RA)
+    before = add_game(body, a0, c, I_WINS, at=timezone.now())  # A's game before the phase
+    moved = Player.objects.get(pk=a0.pk).rating
+    assert moved != RA
+    event, arbiter, (_ua, a), _b, _games = board_phase(club, make_user, player_a=a0)
+    assert Entry.objects.get(event=event, player=a).rating == moved
+    assert api(arbiter).post(
+        f"/api/v1/events/{event.pk}/hettlandic/close-phase-1/").status_code == 200
+    annul_game(before, reason="played under the wrong name", actor_user=arbiter)
+    prc = PhaseRatingChange.objects.get(player=a)
+    assert prc.start_rating == RA  # the ledger's start rating without that game
+    assert Entry.objects.get(event=event, player=a).rating == RA  # the entry's follows
+    row = next(t for t in api().get(f"/api/v1/events/{event.pk}/hettlandic/").json()
+               ["phase1"]["table"] if t["key"] == a.player_id)
+    assert row["start_rating"] == RA
+    assert row["lines"][0]["ec"] == pytest.approx(2 * RA / (RA + RB))
+    assert row["victory_score"] == prc.victory_score
+    follow = AuditEntry.objects.filter(action=AuditEntry.PHASE).last()
+    assert follow.after["start_ratings"] == {a.player_id: [moved, RA]}
 
 
 # --- gap 2: an unplayed game is not rated (R41) ---------------------------------------------------
