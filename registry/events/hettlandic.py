@@ -409,7 +409,7 @@ def phases_rerated(phases: list[int]) -> dict | None:
     these closed phases (an annulment or a correction, R30); a Hettlandic event's
     co-champions follow (:func:`follow_phase`). What changed, by event id."""
     changed = {}
-    for het in (Hettlandic.objects.select_for_update().select_related("event")
+    for het in (Hettlandic.objects.select_for_update(of=("self",)).select_related("event")
                 .filter(phase_id__in=phases, phase1_closed__isnull=False)):
         got = follow_phase(het, audit=True)
         if got:

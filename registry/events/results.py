@@ -79,11 +79,11 @@ def not_rated(game) -> None:
     from play.models import Game
     from registry.models import RatingPhase, RegistryGame
 
-    row = (RegistryGame.objects.select_for_update().select_related("phase")
-           .filter(live=game).first())
+    row = RegistryGame.objects.select_for_update().filter(live=game).first()
     if row is None or not row.rated:
         return
-    open_phase = row.phase_id is not None and row.phase.status == RatingPhase.OPEN
+    open_phase = row.phase_id is not None and RatingPhase.objects.filter(
+        pk=row.phase_id, status=RatingPhase.OPEN).exists()
     if row.status == RegistryGame.PLAYING or (row.status == RegistryGame.FINISHED
                                               and open_phase):
         row.rated = False
