@@ -314,6 +314,49 @@ async def test_a_live_game_decided_unplayed_is_not_rated_when_it_ends(make_user,
     assert sorted(games.values()) == [19, 19]
 
 
+@database_sync_to_async
+def swiss_pair(make_user):
+    from registry.models import AffiliatedBody
+
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-R41", name="Online club")
+    arbiter = make_user("arbiter")
+    body.registrars.add(arbiter)
+    r = api(arbiter).post("/api/v1/events/", {
+        "body": body.registrar_id, "name": "Online Swiss", "system": "swiss", "rounds": 1,
+        "venue": "online", "rated": True, "scoring_model": "S2"}, format="json")
+    assert r.status_code == 201, r.json()
+    event = Event.objects.get(pk=r.json()["id"])
+    users = [make_user(f"s{i}") for i in range(2)]
+    for u in users:
+        assert api(u).post(f"/api/v1/events/{event.pk}/entries/", {},
+                           format="json").status_code == 201
+    return event, arbiter, users
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_in_any_rated_event_a_game_decided_unplayed_is_not_rated(make_user, cookies,
+                                                                      worker):
+    """R41 is every event's rule: the arbiter's unplayed decision stands and rates nothing,
+    though the game goes on to a result."""
+    from play.models import Game
+    from registry.models import RatingChange
+
+    event, arbiter, users = await swiss_pair(make_user)
+    [p] = await pair_and_start(event, arbiter, 1)
+    r = await database_sync_to_async(api(arbiter).post)(
+        f"/api/v1/events/{event.pk}/rounds/1/results/", {"pairing": p.pk, "result": "-+"},
+        format="json")
+    assert r.status_code == 200, r.json()
+    white = next(u for u in users if u.pk == p.white.player.user_id)
+    await resign(p.game, white, cookies)
+    archived = await RegistryGame.objects.aget(live_id=p.game_id)
+    assert (archived.status, archived.rated) == ("finished", False)
+    assert not (await Game.objects.aget(pk=p.game_id)).rated  # its page says so
+    assert not await RatingChange.objects.filter(game=archived).aexists()
+    assert (await Pairing.objects.aget(pk=p.pk)).result == "-+"
+
+
 # --- gap 3: a board result without records (R23, R45) ---------------------------------------------
 
 @pytest.mark.django_db
