@@ -359,10 +359,10 @@ def follow_phase(het: Hettlandic, *, audit: bool = False) -> dict | None:
     figures = {key: (score, start) for key, score, start in PhaseRatingChange.objects.filter(
         phase_id=het.phase_id).values_list("player__player_id", "victory_score",
                                            "start_rating")}
-    wanted = {k: score for k, (score, _) in figures.items()
-              if score is not None and is_champion(score)}
-    current = {c.entry.key: c for c in het.champions.select_related("entry")}
     entries = {e.key: e for e in het.event.entries.all()}
+    wanted = {k: score for k, (score, _) in figures.items()
+              if k in entries and score is not None and is_champion(score)}
+    current = {c.entry.key: c for c in het.champions.select_related("entry")}
     moved = {k: (int(entries[k].rating), start) for k, (_, start) in figures.items()
              if k in entries and start is not None and int(entries[k].rating) != start}
     for k, (_, start) in moved.items():
