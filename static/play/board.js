@@ -97,6 +97,7 @@
       s.steps_per_turn + " (" + s.steps_left + " left)";
     $("controls").hidden = !playing;
     $("board-hint").hidden = !playing;
+    if ($("sound")) $("sound").parentNode.hidden = !playing; // no "my turn" left to ring for
     $("end-turn").disabled = !(mine && hasKind("end"));
     $("pass").disabled = !(mine && hasKind("pass"));
     $("stay").hidden = !(mine && hasKind("stay"));
@@ -105,7 +106,8 @@
     // adjournment (R38): offer, accept, seal, resume
     var adj = s.adjournment, offer = s.offer;
     var theirs = offer && offer.side !== mySide;
-    $("adjourn").hidden = !mySide || !!s.outcome || !!adj;
+    // The computer never accepts an adjournment: no Adjourn button against it.
+    $("adjourn").hidden = !mySide || !!s.outcome || !!adj || root.dataset.computer === "1";
     $("adjourn").disabled = !!s.steps_used || (offer && offer.what === "adjourn" && !theirs);
     $("adjourn").textContent = offer && offer.what === "adjourn" && theirs ? "Accept adjournment" :
       (offer && offer.what === "adjourn" ? "Adjournment offered" : "Adjourn");

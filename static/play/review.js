@@ -104,7 +104,11 @@
 
   $("stgn").addEventListener("click", function (e) {
     var b = e.target.closest(".mv");
-    if (b) go(+b.dataset.turn);
+    if (!b) return;
+    go(+b.dataset.turn);
+    // On a phone the notation is far below the board: show the board the click changed.
+    var r = $("board").getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) $("board").scrollIntoView({block: "center"});
   });
   $("rv-start").addEventListener("click", function () { go("start"); });
   $("rv-prev").addEventListener("click", function () { go("prev"); });

@@ -10,6 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from play.commands.path import Submission, execute
+from play.computer.account import forget
+from play.computer.start import play_the_computer
+from play.games.protocol import Resign, player
+from play.lifecycle import start_game
 from play.models import Challenge, Game
 from tests.site.gameplay import FORFEIT_BY_I, play_line
 
@@ -66,6 +71,37 @@ def test_rematch_offers_the_same_game_with_colours_swapped(client, game, players
     c = Challenge.objects.get()
     assert (c.creator, c.opponent, c.side, c.variant, c.rated) == (alice, bob, "O", "standard",
                                                                     True)
+
+
+def test_a_rematch_keeps_the_time_control(client, players):
+    """A 10+5 game's rematch is a 10+5 challenge, not an untimed one."""
+    alice, bob, _ = players
+    game = start_game(alice, bob, variant="dynamic", rated=False, time_control="fischer 600+5")
+    play_line(game, FORFEIT_BY_I)
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[game.uuid]))
+    c = Challenge.objects.get()
+    assert (c.creator, c.opponent, c.side, c.variant, c.rated, c.time_control) == (
+        bob, alice, "I", "dynamic", False, "fischer 600+5")
+
+
+def test_a_rematch_against_the_computer_starts_at_once(client, make_user, settings):
+    """The computer accepts no challenge: its rematch is a new game against it at the same
+    level, variant and clock, colours swapped, started at once (no challenge left open)."""
+    forget()
+    erin = make_user("erin")
+    game = play_the_computer(erin, "dynamic", 2, "I", "fischer 180+2")
+    execute(Submission(game.uuid, player("I"), Resign(), game.version))
+    client.force_login(erin)
+    page = client.get(reverse("game", args=[game.uuid])).content.decode()
+    assert "Play the computer again" in page and "Offer a rematch" not in page
+    r = client.post(reverse("rematch", args=[game.uuid]))
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert r.status_code == 302 and r.url == reverse("game", args=[new.uuid])
+    assert not Challenge.objects.exists()
+    assert (new.player_o, new.variant, new.rated, new.time_control) == (
+        erin, "dynamic", False, "fischer 180+2")
+    assert (new.computer.side, new.computer.level) == ("I", 2)
 
 
 def test_my_games_need_a_login_and_search(client, game, players):

@@ -294,7 +294,7 @@ def test_spectators_and_finished_games_show_no_player_controls(newcomer_site, ct
     expect(watcher.locator("#status")).to_have_text("Light to move")
     done = newcomer_site.game(resign="I")
     player = open_game(ctx, newcomer_site, viewport, "alice", done)
-    for sel in ("#controls", "#board-hint", "#end-turn", "#pass"):
+    for sel in ("#controls", "#board-hint", "#end-turn", "#pass", "#sound"):
         expect(player.locator(sel)).to_be_hidden()
     expect(player.locator("#conn")).to_have_text("finished")
     expect(player.locator("#result")).to_have_text("Dark won: light resigned")
