@@ -261,7 +261,8 @@
         : "Null game by the arbiter's decision: no winner";
     }
     var d = o.detail ? " (" + o.detail + ")" : "";
-    if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
+    // The rules core's words: its detail names the side by its letter ("I did not ...").
+    if (o.reason === "aborted") return o.text || "Game aborted (no result, no rating change)";
     // The same words as the pages' (play/templatetags/talu_words.py): said of the loser.
     var cause = {time: "ran out of time", abandonment: "left the game",
       unplayed: "did not complete the opening turn in time (unplayed, not rated)"}[o.cause];
@@ -296,7 +297,9 @@
       var side = el.dataset.clock, left = timeLeft(c, side);
       var opening = c.opening.indexOf(side) >= 0;
       var text = T.clockText(left, c.control);
-      if (opening && c.running === side) text = "first turn " + text;
+      // A side yet to play its opening turn has that turn's own short limit (R36), waiting or
+      // not: "0:30" alone read as all the time left of a 10+5 game.
+      if (opening) text = "first turn " + text;
       if (c.periods && !opening && c.main[side] === 0) text += " · " + c.periods[side] + "×" + c.period / 1000 + "s";
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("running", c.running === side && !s.outcome);

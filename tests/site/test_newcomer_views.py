@@ -127,6 +127,18 @@ def test_my_games_say_a_result_as_the_lobby_does(client, game, players):
     assert "aborted: no result" in mine and "opening turn" not in mine
 
 
+def test_an_aborted_game_is_not_called_annulled_on_a_profile():
+    """The registry keeps an aborted game (R37) with the status annulled: the profile said
+    "annulled" where the game page and the player's list say it was aborted."""
+    from types import SimpleNamespace
+
+    from play.templatetags.talu_words import result_words
+    aborted = SimpleNamespace(status="annulled", winner="", reason="aborted", live=None)
+    assert result_words(aborted) == "aborted: no result"
+    annulled = SimpleNamespace(status="annulled", winner="I", reason="invasion", live=None)
+    assert result_words(annulled) == "annulled"
+
+
 def test_the_demo_game_is_real_play(client):
     call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
     call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115 - idempotent

@@ -136,3 +136,54 @@ def test_overlaps_and_threats_are_toggled_on_a_reviewed_position(newcomer_site, 
     page.uncheck("#show-marks")
     expect(marked).to_have_count(0)
     assert version(page) >= 0
+
+
+@VIEWPORTS
+def test_a_clock_waiting_for_its_first_turn_says_so(newcomer_site, ctx, viewport):
+    """In a 10+5 game the side not yet to move showed "0:30" (its opening turn's limit, R36)
+    as if it were all its time."""
+    from playwright.sync_api import expect
+
+    game = newcomer_site.game(time_control="fischer 600+5")
+    page = ctx(viewport).new_page()
+    login(page, newcomer_site, "bob")
+    page.goto(f"{newcomer_site.base}/games/{game}/")
+    live(page)
+    for side in ("I", "O"):
+        expect(page.get_by_test_id(f"clock-{side}")).to_have_text(re.compile(r"^first turn 0:"))
+    expect(page.get_by_test_id("clock-O")).not_to_have_class(re.compile(r"\brunning\b"))
+
+
+@VIEWPORTS
+def test_an_aborted_game_says_which_side_in_words(newcomer_site, ctx, viewport):
+    """A first turn not played in time aborts the game (R37): the result read "Game aborted (I
+    did not complete the opening turn in time)", "I" the pronoun again (finding 6), and a
+    click on the board called it a null game."""
+    from playwright.sync_api import expect
+
+    game = newcomer_site.shell(
+        "from datetime import timedelta\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from django.utils import timezone\n"
+        "from play.lifecycle import start_game\n"
+        "from play.models import Game\n"
+        "from play.store import engines\n"
+        "from play.worker import clocks\n"
+        "U = get_user_model()\n"
+        "g = start_game(U.objects.get(username='alice'), U.objects.get(username='bob'),"
+        " rated=False, time_control='fischer 600+5')\n"
+        "t = timezone.now() - timedelta(seconds=45)\n"
+        "Game.objects.filter(pk=g.pk).update(created=t, deadline=t + timedelta(seconds=30))\n"
+        "engines.forget()\n"
+        "clocks.flag_due()\n"
+        "print(g.uuid)").splitlines()[-1]
+    page = ctx(viewport).new_page()
+    login(page, newcomer_site, "alice")
+    page.goto(f"{newcomer_site.base}/games/{game}/")
+    live(page)
+    words = ("Game aborted: light did not complete the opening turn in time (no result, no "
+             "rating change)")
+    expect(page.locator("#result")).to_have_text(words)
+    page.click('[data-square="A2"]')
+    expect(page.locator("#refusal")).to_have_text(f"The game is over: {words}.")
+    assert "(I did" not in page.locator("main").inner_text()
