@@ -638,7 +638,11 @@
     confirmThen(consequence("This pass", p && p.pass_would), function () { sendAction("pass"); });
   });
   $("stay").addEventListener("click", function () { sendAction("step", {kind: "stay"}); });
-  $("show-marks").addEventListener("change", function (e) { st.showMarks = e.target.checked; render(); });
+  $("show-marks").addEventListener("change", function (e) {
+    st.showMarks = e.target.checked;
+    $("marks-legend").hidden = !st.showMarks; // what the corners and rings mean
+    render();
+  });
   var sound = $("sound");
   if (sound) {
     try { sound.checked = localStorage.getItem("talu.sound") === "1"; } catch (err) { /* private mode */ }

@@ -115,6 +115,31 @@ def test_my_games_need_a_login_and_search(client, game, players):
     assert "No games yet" in client.get(reverse("my_games")).content.decode()
 
 
+def test_my_games_are_found_by_the_words_of_their_results(client, players):
+    """The list reads "lost · Dark won: light resigned"; a search for "resigned" or "lost"
+    found nothing (only the stored reason, "decision", was searched)."""
+    alice, bob, carol = players
+    resigned = start_game(alice, bob, rated=False)
+    execute(Submission(resigned.uuid, player("I"), Resign(), resigned.version))
+    won = start_game(carol, alice, rated=False)
+    execute(Submission(won.uuid, player("I"), Resign(), won.version))
+    live = start_game(alice, carol, rated=False)
+    client.force_login(alice)
+
+    def found(q: str) -> set:
+        page = client.get(reverse("my_games"), {"q": q}).content.decode()
+        _, _, rows = page.partition('<table class="list" data-testid="my-games">')
+        rows = rows.partition("</table>")[0]
+        return {g for g in (resigned, won, live) if f"/games/{g.uuid}/" in rows}
+
+    assert found("resigned") == {resigned, won}
+    assert found("lost") == {resigned}
+    assert found("won") == {won}
+    assert found("carol") == {won, live}
+    assert found("live") == {live}
+    assert found("invasion") == set()
+
+
 def test_my_games_say_a_result_as_the_lobby_does(client, game, players):
     """One wording of a result (``describe_result``): a game aborted before its first turn
     was played has no result (R37), in the player's list as in the lobby."""

@@ -123,7 +123,13 @@ def test_overlaps_and_threats_are_toggled_on_a_reviewed_position(newcomer_site, 
     expect(page.locator("#game")).to_have_attribute("data-reviewing", "1")
     marked = page.locator("#board .sq.ov-I, #board .sq.ov-O")
     expect(marked).to_have_count(0)
+    legend = page.get_by_test_id("marks-legend")
+    expect(legend).to_be_hidden()
     page.check("#show-marks")
+    # What the corners and rings mean is said beside them (they were unexplained).
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("light's overlap (two light pieces reach it)")
+    expect(legend).to_contain_text("a piece that can be attacked now")
     # The opening: each side's first rows are its overlap (B2 in range of A2, C2 and B1; B7
     # likewise for dark), nothing is threatened.
     expect(page.locator('#board [data-square="B2"]')).to_have_class(re.compile(r"\bov-I\b"))
@@ -135,6 +141,7 @@ def test_overlaps_and_threats_are_toggled_on_a_reviewed_position(newcomer_site, 
             re.compile(r"\bthreatened\b"))
     page.uncheck("#show-marks")
     expect(marked).to_have_count(0)
+    expect(legend).to_be_hidden()
     assert version(page) >= 0
 
 
@@ -187,3 +194,20 @@ def test_an_aborted_game_says_which_side_in_words(newcomer_site, ctx, viewport):
     page.click('[data-square="A2"]')
     expect(page.locator("#refusal")).to_have_text(f"The game is over: {words}.")
     assert "(I did" not in page.locator("main").inner_text()
+
+
+@VIEWPORTS
+def test_the_lessons_numbers_and_the_pools_variant_are_readable(newcomer_site, ctx, viewport):
+    """The lessons' numbers hung outside their card (its padding replaced the list's), and
+    the quick pairing's variant was a small unstyled select beside the lobby's others."""
+    page = ctx(viewport).new_page()
+    page.goto(newcomer_site.base + "/learn/")
+    card = page.locator("ol.lesson-list").bounding_box()
+    first = page.locator("ol.lesson-list li").first.bounding_box()
+    assert first["x"] - card["x"] >= 28, "no room for the numbers inside the card"
+    login(page, newcomer_site, "alice")
+
+    def font_size(sel: str) -> str:
+        return page.eval_on_selector(sel, "e => getComputedStyle(e).fontSize")
+
+    assert font_size("#id_pool_variant") == font_size("#computer-form select") == "16px"
