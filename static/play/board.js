@@ -230,8 +230,10 @@
   function passesText(s) {
     var p = s.passing;
     if (!p) return "";
-    return "Turns counting as passes in a row: light " + p.run.I + ", dark " + p.run.O +
-      ", the game's last " + p.game_run + " (three of one side lose; three in a row of the game null it)";
+    // R12 in words ("the game's last 0" read as nothing at all).
+    return "Turns counted as passes in a row: light " + p.run.I + ", dark " + p.run.O +
+      "; both sides together " + p.game_run + ". Three of one side's own in a row lose the game;" +
+      " the game's last three turns all passes make it a null game.";
   }
 
   function playerName(side) {

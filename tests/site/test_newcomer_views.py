@@ -104,6 +104,21 @@ def test_a_rematch_against_the_computer_starts_at_once(client, make_user, settin
     assert (new.computer.side, new.computer.level) == ("I", 2)
 
 
+def test_a_computer_account_made_by_another_process_is_seen(make_user):
+    """A process that asked before the computer's account existed cached "no computer" for
+    good: the account made later by another process (whose ``forget`` reaches only itself)
+    was never recognised here, and its games offered an adjournment it never accepts."""
+    from django.contrib.auth import get_user_model
+
+    from play.computer.account import computer_ids, is_computer
+    from play.models import ComputerAccount
+    forget()
+    assert computer_ids() == set()
+    other = get_user_model().objects.create_user(username="computer")  # another process's
+    ComputerAccount.objects.create(user=other)  # ... without this process's forget()
+    assert is_computer(other)
+
+
 def test_my_games_need_a_login_and_search(client, game, players):
     alice, _bob, carol = players
     assert client.get(reverse("my_games")).status_code == 302

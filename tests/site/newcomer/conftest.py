@@ -14,7 +14,7 @@ from tests.site.livesite import manage, running_site
 
 PASSWORD = "talu-demo-2024"  # play/management/commands/demo_data.py
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}  # a laptop, as the issue tried it
 VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 
 
