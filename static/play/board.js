@@ -561,17 +561,28 @@
     render();
   }
 
-  var drag = null, suppressClick = false;
+  var drag = null, press = null, tapped = null, suppressClick = false;
   boardEl.addEventListener("pointerdown", function (e) {
     var b = e.target.closest(".sq");
+    press = b ? {sq: b.dataset.square, x: e.clientX, y: e.clientY} : null;
+    drag = null;
     if (!b || !myTurn() || st.frame) return;
     if (stepsFrom(b.dataset.square).length) drag = {from: b.dataset.square, x: e.clientX, y: e.clientY};
   });
+  document.addEventListener("pointercancel", function () { press = drag = null; });
   document.addEventListener("pointerup", function (e) {
-    if (!drag) return;
-    var from = drag.from, moved = Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 8;
-    drag = null;
-    if (!moved) return;
+    var p = press, d = drag;
+    press = drag = null;
+    var moved = !!p && Math.abs(e.clientX - p.x) + Math.abs(e.clientY - p.y) > 8;
+    if (p && !moved && e.pointerType === "touch") {
+      // A finger's tap is handled here, not by the click a browser may send after it:
+      // Chromium sends none for a tap that follows a drag at once (finding 5, on a phone).
+      tapped = {sq: p.sq, t: Date.now()};
+      focusSquare(p.sq);
+      activate(p.sq);
+      return;
+    }
+    if (!d || !moved) return;
     // The click that follows this drag's release (if any: it lands on a common ancestor when
     // the pointer went down and up on different squares) is the drag's, not a new click; it
     // comes in this same task, so the flag is gone by the next click (finding 5: the next
@@ -580,14 +591,17 @@
     setTimeout(function () { suppressClick = false; }, 0);
     var el = document.elementFromPoint(e.clientX, e.clientY);
     var b = el && el.closest ? el.closest(".sq") : null;
-    if (!b || b.dataset.square === from) return;
-    st.selected = from;
+    if (!b || b.dataset.square === d.from) return;
+    st.selected = d.from;
     activate(b.dataset.square); // an illegal drop is explained, not just snapped back
   });
   boardEl.addEventListener("click", function (e) {
     if (suppressClick) { suppressClick = false; return; }
     var b = e.target.closest(".sq");
     if (!b) return;
+    var tap = tapped;
+    tapped = null;
+    if (tap && tap.sq === b.dataset.square && Date.now() - tap.t < 1000) return; // that tap's own click
     focusSquare(b.dataset.square);
     activate(b.dataset.square);
   });
