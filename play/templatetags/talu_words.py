@@ -19,7 +19,8 @@ def result_words(game) -> str:
     status = getattr(game, "status", "")
     if status in ("live", "playing"):
         return "being played"
-    if status == "annulled":
+    # The registry keeps an aborted game (R37) as annulled: its words are the abort's.
+    if status == "annulled" and getattr(game, "reason", "") != "aborted":
         return "annulled"
     # A decision's cause (R37) is the live game's: a registry game reads it from its ``live``.
     cause = getattr(game, "cause", None)
