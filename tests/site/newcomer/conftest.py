@@ -67,6 +67,21 @@ def newcomer_site(tmp_path_factory):
         yield Site(base, tmp)
 
 
+@pytest.fixture
+def ctx(browser):
+    """``ctx(viewport)``: a new browser context of that size, closed after the test."""
+    contexts = []
+
+    def make(viewport):
+        c = browser.new_context(viewport=viewport)
+        contexts.append(c)
+        return c
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
 def login(page, site: Site, name: str) -> None:
     page.goto(site.base + "/accounts/login/")
     page.fill("#id_username", name)

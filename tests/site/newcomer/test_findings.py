@@ -45,19 +45,6 @@ def steps_of(stgn: str) -> list:
 FIRST_CAPTURES = "\n".join(SAMPLE_STGN.splitlines()[:8]) + "\n"
 
 
-@pytest.fixture
-def ctx(browser, request):
-    contexts = []
-
-    def make(viewport):
-        c = browser.new_context(viewport=viewport)
-        contexts.append(c)
-        return c
-
-    yield make
-    for c in contexts:
-        c.close()
-
 
 def open_game(ctx, site, viewport, user, game):
     page = ctx(viewport).new_page()

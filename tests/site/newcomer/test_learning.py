@@ -14,19 +14,6 @@ from tests.site.newcomer.conftest import VIEWPORTS, live, login, version, wait_u
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def ctx(browser):
-    contexts = []
-
-    def make(viewport):
-        c = browser.new_context(viewport=viewport)
-        contexts.append(c)
-        return c
-
-    yield make
-    for c in contexts:
-        c.close()
-
 
 def piece(page, sq: str) -> str:
     return page.get_attribute(f'#board [data-square="{sq}"]', "data-piece")

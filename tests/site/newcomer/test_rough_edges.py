@@ -17,19 +17,6 @@ pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1280, "height": 800}
 
 
-@pytest.fixture
-def ctx(browser):
-    contexts = []
-
-    def make(viewport):
-        c = browser.new_context(viewport=viewport)
-        contexts.append(c)
-        return c
-
-    yield make
-    for c in contexts:
-        c.close()
-
 
 def computer_game(site, user: str, side: str, level: int = 1) -> str:
     """A game of ``user`` (playing ``side``) against the computer at ``level``; its uuid."""
