@@ -142,19 +142,25 @@ def test_annulling_a_phase_game_after_the_close_renames_the_co_champions(club, m
     assert [c["award"] for c in r.json()["co_champions"]] == ["Bronze"]
 
 
-@pytest.mark.django_db
-def test_before_phase_two_a_title_lost_and_one_won_change_phase_twos_field(club, make_user):
-    """Phase 2 not begun: a co-champion who falls below 115 leaves (with their answer), one
-    who reaches it joins and must answer; phase 2 is then among the co-champions who accept."""
-    event, arbiter, users = champions_of(club, make_user, 2)
-    het = Hettlandic.objects.get(event=event)
-    newcomer, player = registered(make_user, "n0", 1990)
+def entrant_below_the_title(event, het, make_user):
+    """A player "n0" entered in ``event`` whose phase-1 victory score is 110 (below 115)."""
+    user, player = registered(make_user, "n0", 1990)
     Entry.objects.create(event=event, player=player, key=player.player_id, name="n0",
                          rating=player.rating)
     PhaseRatingChange.objects.create(
         player=player, phase=het.phase, stratum=3, start_rating=1990, old_rating=1990,
         new_rating=1990, rating_after=1990, games=20, wins=9, final_coefficient=1.1,
         victory_score=110, played_at=timezone.now())
+    return user, player
+
+
+@pytest.mark.django_db
+def test_before_phase_two_a_title_lost_and_one_won_change_phase_twos_field(club, make_user):
+    """Phase 2 not begun: a co-champion who falls below 115 leaves (with their answer), one
+    who reaches it joins and must answer; phase 2 is then among the co-champions who accept."""
+    event, arbiter, users = champions_of(club, make_user, 2)
+    het = Hettlandic.objects.get(event=event)
+    newcomer, player = entrant_below_the_title(event, het, make_user)
     # a recompute (R30) moved the scores: c1 to 114, n0 to 116
     PhaseRatingChange.objects.filter(phase=het.phase, player=users[1].player).update(
         victory_score=114)
@@ -183,13 +189,7 @@ def test_after_phase_two_began_the_title_follows_and_only_co_champions_get_award
     are given again among the co-champions."""
     event, arbiter, users = champions_of(club, make_user, 3)
     het = Hettlandic.objects.get(event=event)
-    _, player = registered(make_user, "n0", 1990)
-    Entry.objects.create(event=event, player=player, key=player.player_id, name="n0",
-                         rating=player.rating)
-    PhaseRatingChange.objects.create(
-        player=player, phase=het.phase, stratum=3, start_rating=1990, old_rating=1990,
-        new_rating=1990, rating_after=1990, games=20, wins=9, final_coefficient=1.1,
-        victory_score=110, played_at=timezone.now())
+    _, player = entrant_below_the_title(event, het, make_user)
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/hettlandic/phase-2/", {}, format="json")
     assert r.status_code == 201, r.json()
     medals = Event.objects.get(pk=r.json()["phase2"]["event"])
