@@ -26,19 +26,21 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import platform
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from play.games.talu import TaluGame  # noqa: E402
-from play.games.talu.search import choose_turn  # noqa: E402
+from play.games.talu.search import choose_turn, get_level  # noqa: E402
 
 VARIANTS = ("standard", "dynamic", "grand-master")
 
@@ -93,7 +95,46 @@ def play_game(args: tuple[str, int, int, int, int]) -> dict:
             "seconds": time.perf_counter() - started}
 
 
+def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % confidence interval (Wilson score) of a rate of ``points`` in ``games``."""
+    if not games:
+        return (0.0, 1.0)
+    p = points / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def table_of(results: list[dict]) -> list[dict]:
+    """One row per rung of the games played (also from a stopped run's log, ``--from-log``)."""
+    table = []
+    for hi in sorted({r["hi"] for r in results}):
+        rows = [r for r in results if r["hi"] == hi]
+        lo = rows[0]["lo"]
+        points = sum(r["score"] for r in rows)
+        target = 0.95 if lo == 0 else 0.65
+        low, high = wilson(points, len(rows))
+        table.append({
+            "pair": f"level {hi} vs {'random' if lo == 0 else f'level {lo}'}",
+            "games": len(rows), "points": points, "rate": points / len(rows),
+            "ci95": [round(low, 3), round(high, 3)],
+            "target": target, "met": points / len(rows) >= target,
+            "as_I": sum(r["score"] for r in rows if r["hi_side"] == 0),
+            "as_O": sum(r["score"] for r in rows if r["hi_side"] == 1),
+            "mean_turns": sum(r["turns"] for r in rows) / len(rows),
+            "endings": {k: sum(1 for r in rows if r["reason"] == k)
+                        for k in sorted({r["reason"] for r in rows})},
+            "seconds_per_game": sum(r["seconds"] for r in rows) / len(rows),
+        })
+    return table
+
+
 def ladder(args: argparse.Namespace) -> dict:
+    if args.from_log:
+        results = [json.loads(line) for line in Path(args.from_log).read_text().splitlines()
+                   if line.startswith("{")]
+        return {"variant": args.variant, "from_log": args.from_log,
+                "table": table_of(results)}
     pairs = [(1, 0)] + [(lv, lv - 1) for lv in range(2, 9)]
     if args.reduced:  # what a shared machine allows in minutes: fewer games up the ladder
         games = {1: 100, 2: 60, 3: 40, 4: 24, 5: 12, 6: 8, 7: 4, 8: 2}
@@ -105,31 +146,17 @@ def ladder(args: argparse.Namespace) -> dict:
     jobs = [(args.variant, hi, lo, n % 2, 1000 * hi + n + args.seed_base, args.max_turns,
              args.opening)
             for hi, lo in pairs for n in range(games[hi])]
+    if args.interleave:  # game n of every rung, then n + 1: a run stopped early has all rungs
+        jobs.sort(key=lambda j: (j[4] % 1000, j[1]))
     results: list[dict] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(play_game, jobs, chunksize=1):
+        futures = [pool.submit(play_game, job) for job in jobs]
+        for done in as_completed(futures):
+            r = done.result()
             results.append(r)
             print(json.dumps(r), file=sys.stderr, flush=True)  # progress, one game a line
-    table = []
-    for hi, lo in pairs:
-        rows = [r for r in results if r["hi"] == hi]
-        if not rows:
-            continue
-        points = sum(r["score"] for r in rows)
-        target = 0.95 if lo == 0 else 0.65
-        table.append({
-            "pair": f"level {hi} vs {'random' if lo == 0 else f'level {lo}'}",
-            "games": len(rows), "points": points, "rate": points / len(rows),
-            "target": target, "met": points / len(rows) >= target,
-            "as_I": sum(r["score"] for r in rows if r["hi_side"] == 0),
-            "as_O": sum(r["score"] for r in rows if r["hi_side"] == 1),
-            "mean_turns": sum(r["turns"] for r in rows) / len(rows),
-            "endings": {k: sum(1 for r in rows if r["reason"] == k)
-                        for k in sorted({r["reason"] for r in rows})},
-            "seconds_per_game": sum(r["seconds"] for r in rows) / len(rows),
-        })
-    return {"variant": args.variant, "reduced": args.reduced, "table": table,
+    return {"variant": args.variant, "reduced": args.reduced, "table": table_of(results),
             "wall_seconds": time.perf_counter() - started}
 
 
@@ -197,8 +224,10 @@ def speed(args: argparse.Namespace) -> dict:
         for level in levels:
             nodes = turns = 0
             spent = 0.0
+            # the level's search (a slip, a turn walked at random, searches nothing)
+            searched = replace(get_level(level), slip=0)
             for n, game in enumerate(games):
-                c = choose_turn(game, level, seed=n, seconds=0)
+                c = choose_turn(game, searched, seed=n, seconds=0)
                 nodes += c.nodes
                 turns += c.turns
                 spent += c.seconds
@@ -229,6 +258,9 @@ def main() -> None:
     lad.add_argument("--max-turns", type=int, default=200)
     lad.add_argument("--jobs", type=int, default=2)
     lad.add_argument("--seed-base", type=int, default=0, help="more games: other seeds")
+    lad.add_argument("--interleave", action="store_true",
+                     help="play the rungs' games in turn (a run stopped early has them all)")
+    lad.add_argument("--from-log", help="the table of a (stopped) run's progress lines")
     lad.add_argument("--opening", type=int, default=2,
                      help="random turns (both sides) before the levels play")
     args = p.parse_args()

@@ -26,6 +26,11 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WORKER_BATCH``        jobs a worker claims in one round at most (default 16)
 ``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
                              health check (default none)
+``TALU_CLOCK_PRIORITY``      nice levels the worker's clock thread runs above the rest of its
+                             process (default 10; 0 off), so a flag is not late behind other
+                             work on a busy machine; raising a thread's priority needs
+                             ``CAP_SYS_NICE`` or ``RLIMIT_NICE`` (docker-compose.yml gives the
+                             worker the latter), else the thread runs at the process's
 ``TALU_POOL_WAVE``           seconds between two regular waves of a quick-pairing pool, after
                              which those left waiting have a wider range (default 3)
 ``TALU_POOL_LARGE``          waiting players at which a pool's wave runs at once (default 40)
@@ -104,6 +109,11 @@ def worker_alive_file() -> str:
 def worker_batch() -> int:
     """Jobs one worker claims per round at most."""
     return int(_number("TALU_WORKER_BATCH", 16, 1))
+
+
+def clock_priority() -> int:
+    """Nice levels the worker's clock thread runs above its process (``play.worker.clock``)."""
+    return int(_number("TALU_CLOCK_PRIORITY", 10, 0))
 
 
 def pool_wave() -> float:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from play import gameview, ports
 from play.commands import arbiter as arbiter_commands
+from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
@@ -219,9 +220,13 @@ def game_page(request, game_id):
     game = get_object_or_404(Game.objects.select_related("player_i", "player_o"), uuid=game_id)
     side = game.side_of(request.user)
     initial = gameview.update_for(game, None, side)
+    opponent = (game.player_o if side == "I" else game.player_i) if side else None
     return render(request, "play/game.html", {
         "game": game,
         "side": side or "",
+        # The computer accepts no adjournment (R38) and no challenge: no Adjourn button, and
+        # its rematch starts a new game at once (views_games.rematch).
+        "vs_computer": is_computer(opponent),
         "role": "player" if side else "spectator",
         "arbiter": not side and arbiter_commands.may_arbitrate(game, request.user),
         "initial": initial,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -10,10 +11,12 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from play.computer.start import ComputerGameError, play_the_computer
 from play.games.protocol import EVERYONE
 from play.games.talu.review import review
+from play.live.delivery import wake_worker
 from play.lobby import challenges, mygames
-from play.models import Game
+from play.models import ComputerGame, Game
 from talu_site import clientaddr
 
 PAGE_SIZE = 25
@@ -40,8 +43,7 @@ def my_games(request):
              .select_related("player_i", "player_o").order_by("-status", "-created"))
     # status "live" sorts after "finished": live games first.
     if q:
-        games = games.filter(Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
-                             | Q(variant__icontains=q) | Q(reason__icontains=q))
+        games = games.filter(_matching(q, user))
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for g in page.object_list:
@@ -58,20 +60,59 @@ def my_games(request):
                                                   "in_play": mygames.my_games(user)})
 
 
+def _matching(q: str, user) -> Q:
+    """The games a search names: by the opponent's name, the variant, or the result's words
+    as the list shows them ("won", "lost", "resigned", "time"...; the stored reason alone
+    said "decision" for a resignation, so a search for what the list reads found nothing)."""
+    found = (Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
+             | Q(variant__icontains=q) | Q(reason__icontains=q))
+    won = Q(player_i=user, winner="I") | Q(player_o=user, winner="O")
+    lost = Q(player_i=user, winner="O") | Q(player_o=user, winner="I")
+    words = set(q.lower().replace(":", " ").split())
+    if words & {"won", "win", "wins"}:
+        found |= won
+    if words & {"lost", "loss", "lose"}:
+        found |= lost
+    if words & {"null", "draw"}:
+        found |= Q(status=Game.FINISHED, winner__in=("-", "")) & ~Q(reason="aborted")
+    for word, cause in (("resign", "resignation"), ("time", "time"), ("left", "abandonment"),
+                        ("abort", "aborted")):
+        if any(w.startswith(word) for w in words):
+            found |= Q(cause=cause) | Q(reason=cause)
+    if words & {"live", "playing"}:
+        found |= Q(status=Game.LIVE)
+    if "freeplay" in words:
+        found |= Q(rated=False)
+    return found
+
+
 @login_required
 @require_POST
 def rematch(request, game_id):
-    """A challenge to the same opponent, same variant and kind, colours swapped."""
+    """The same game again, colours swapped: the same variant, kind and clock. Against a
+    person it is a challenge they accept; the computer accepts no challenge, so against it the
+    new game (same level) starts at once."""
     game = get_object_or_404(Game.objects.select_related("player_i", "player_o"), uuid=game_id)
     side = game.side_of(request.user)
     if side is None or game.status == Game.LIVE:
         messages.error(request, "Only a player of a finished game can offer a rematch.")
         return redirect("game", game.uuid)
+    computer = ComputerGame.objects.filter(game=game).first()
+    if computer is not None:
+        try:
+            new = play_the_computer(request.user, variant=game.variant, level=computer.level,
+                                    side=computer.side, time_control=game.time_control)
+        except ComputerGameError as err:
+            messages.error(request, str(err))
+            return redirect("game", game.uuid)
+        async_to_sync(wake_worker)()  # the computer may have the first turn
+        return redirect("game", new.uuid)
     opponent = game.player_o if side == "I" else game.player_i
     try:
         challenges.open_challenge(request.user, variant=game.variant, rated=game.rated,
                                   opponent=opponent.get_username(),
                                   side="O" if side == "I" else "I",
+                                  time_control=game.time_control,
                                   address=clientaddr.limit_key(clientaddr.of_request(request)))
     except challenges.ChallengeError as err:
         messages.error(request, str(err))

@@ -143,7 +143,8 @@ def profile(request, player_id: str):
         if own and player.stratum == strata.TOP_STRATUM else None,
         "m": profile_of(player),
         "changes": changes,
-        "chart": rating_chart(_thin(points)),
+        # One point (no rated game yet) is no history: the words say so, not a lone dot.
+        "chart": rating_chart(_thin(points)) if len(points) > 1 else {},
         "games": games,
         "strata": list(player.strata.all()),
         "phases": phases,

@@ -25,6 +25,7 @@ the same answers; the fast one only ever stores what the slow one would.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -256,19 +257,24 @@ def _decide_row(game: Game, sub: Submission, seq: str | None, now: datetime
         return _reject(err.code, str(err), game.version, seq)
 
 
-def store_many(subs: list[Submission], now: datetime | None = None) -> list[Outcome]:
+def store_many(subs: list[Submission], now: datetime | None = None,
+               games: Mapping[str, Game] | None = None) -> list[Outcome]:
     """``store`` for several games' commands that name no version and carry no ``seq`` (the
     clock's flags of one worker round, R37), at one ``now``: their rows read in one query,
     each decided exactly as ``store`` decides it, and the batches appended in ONE statement
     (``log.append_many``) instead of one round trip and commit per game. A command this
     cannot take (a version or seq named, its game moved meanwhile, a database error) is
     stored alone by ``store`` (at ``now`` when given, else when it runs). The outcomes come
-    in the order of ``subs``."""
+    in the order of ``subs``. ``games``: their rows as the caller has just read them, by
+    uuid (the clock's round reads them whole to find them), not read again."""
     given, now = now, now or timezone.now()
     answers: dict[int, Outcome] = {}
     pending: list[tuple[int, Game, Any, _Decided]] = []
     simple = [(i, sub) for i, sub in enumerate(subs) if not sub.names_version and sub.seq is None]
-    rows = {str(g.uuid): g for g in Game.objects.filter(uuid__in=[sub.game for _, sub in simple])}
+    rows = dict(games or {})
+    unread = [sub.game for _, sub in simple if str(sub.game) not in rows]
+    if unread:
+        rows.update((str(g.uuid), g) for g in Game.objects.filter(uuid__in=unread))
     for i, sub in simple:
         game = rows.get(str(sub.game))
         if game is None:

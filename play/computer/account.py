@@ -47,14 +47,18 @@ def computer_user():
 
 
 def computer_ids() -> set[int]:
-    """The ids of the accounts marked as the computer (cached: they never change)."""
+    """The ids of the accounts marked as the computer (cached once there is one: a mark is
+    never removed). None yet is not cached: another process may make the account (its
+    ``forget`` reaches only itself), and this one would never see it (issue 24: no computer
+    badge, an Adjourn button it never accepts)."""
     global _ids
     with _lock:
         if _ids is not None:
             return _ids
     ids = set(ComputerAccount.objects.values_list("user_id", flat=True))
-    with _lock:
-        _ids = ids
+    if ids:
+        with _lock:
+            _ids = ids
     return ids
 
 

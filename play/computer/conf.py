@@ -28,3 +28,10 @@ def niceness() -> int:
     on a busy machine the kernel gives the servers the core first (a wave of computer games
     thinks more slowly; it never makes human games wait). 0 keeps the worker's priority."""
     return int(_number("TALU_COMPUTER_NICE", 10, 0))
+
+
+def idle() -> bool:
+    """Whether the pool's processes run under ``SCHED_IDLE`` (Linux): they get only the CPU
+    that nothing else wants, so a search never delays a server's step however busy the
+    machine (``niceness`` is the fallback where the policy is missing). 1 (the default) or 0."""
+    return bool(_number("TALU_COMPUTER_IDLE", 1, 0))

@@ -35,10 +35,11 @@ from django.utils import timezone
 
 from play.commands.path import Submission, execute_async
 from play.computer import conf, pool
+from play.computer.think import think
 from play.games import clock
 from play.games.protocol import PlayStep, Resign, computer
 from play.games.talu.search import get_level
-from play.games.talu.search.levels import CLOCK_RESERVE
+from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
 from play.games.talu.variants import get_variant
 from play.live import delivery
 from play.models import ComputerGame, Game, GameEvent
@@ -58,7 +59,7 @@ def side_to_move(game: Game) -> str | None:
 
 def _lease(level: int) -> float:
     lv = get_level(level)
-    return lv.seconds + 12 * conf.step_delay() + LEASE_MARGIN
+    return wall_seconds(lv.seconds) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
 def claim(worker: str, limit: int) -> list[int]:
@@ -119,6 +120,41 @@ def step_pause(delay: float, steps: int, deadline: int | None) -> float:
     return max(0.0, min(delay, spare / (2 * (steps - 1))))
 
 
+GUARD_MIN = 0.2  # seconds the pool gets at least before the guard's quick turn
+QUICK_NODES = 1_500  # the guard's quick turn: a tiny search on a thread of the worker
+QUICK_SECONDS = 0.2
+
+
+def guard_seconds(deadline: int | None, reserve: float) -> float | None:
+    """How long the worker waits for the pool on a clock (R36) before it plays a quick turn
+    itself: half of what is left beyond the reserve. The pool's own search stops by a third
+    of it (``wall_seconds``), so the guard fires only when the search could not run in time
+    (queued behind a wave, or starved of CPU under ``SCHED_IDLE`` on a busy machine). None in
+    an untimed game: there the person waits, nothing is lost."""
+    if deadline is None:
+        return None
+    return max(GUARD_MIN, (deadline / 1000 - time.time() - reserve) / 2)
+
+
+async def think_in_time(job: dict[str, Any], level: int, seconds: float) -> dict[str, Any]:
+    """The computer's turn from the pool, or, when the pool has not answered by the clock's
+    guard (``guard_seconds``), a quick turn (``QUICK_NODES``) thought on a thread of the
+    worker at its own priority: the computer does not lose on time because its pool was
+    busy or starved. The late search is dropped (cancelled if it had not started)."""
+    clock_args = job["clock"]
+    guard = guard_seconds(clock_args.get("deadline"), clock_args.get("reserve", CLOCK_RESERVE))
+    thinking = pool.think_async(job["variant"], job["events"], level, seconds, **clock_args)
+    if guard is None:
+        return await thinking
+    try:
+        return await asyncio.wait_for(thinking, guard)
+    except TimeoutError:
+        log.warning("computer: no answer from the pool in %.1f s in game %s: a quick turn",
+                    guard, job["uuid"])
+    return await asyncio.to_thread(think, job["variant"], job["events"], level, QUICK_SECONDS,
+                                   nodes=QUICK_NODES, **clock_args)
+
+
 def _release(pk: int, worker: str, nodes: int, played: bool) -> None:
     ComputerGame.objects.filter(pk=pk, claimed_by=worker[:64]).update(
         claimed_by="", claimed_until=None, nodes=F("nodes") + nodes,
@@ -145,8 +181,7 @@ async def play_turn(pk: int, worker: str) -> bool:
         if job is None:
             return False
         level = get_level(job["level"])
-        result = await pool.think_async(job["variant"], job["events"], level.number,
-                                        level.seconds, **job["clock"])
+        result = await think_in_time(job, level.number, level.seconds)
         nodes = result["nodes"]
         actor = computer(job["side"])
         version = job["version"]

@@ -5,8 +5,13 @@ thread it would hold the GIL from the server's steps. So it runs in a ``ProcessP
 of ``conf.processes()`` processes, started with ``forkserver`` (a clean child, not a fork of a
 process holding database connections and threads) and running ``think`` alone, which imports
 no Django. A wave of computer games waits its turn in the pool's queue; human games' steps
-never wait for it. The processes run ``conf.niceness()`` lower than the worker (and the
-servers): on a machine whose cores are all busy the search is what slows down.
+never wait for it. The processes run under ``SCHED_IDLE`` (Linux; ``conf.idle()``): the
+kernel gives a search only the CPU no other process wants, so a server's step never waits
+behind one. Where that policy is missing or refused they run ``conf.niceness()`` lower than the
+worker instead. A search starved of CPU still keeps to the clock: its budget is counted in
+its own CPU seconds but its real time is capped by the clock (``think``), and on a clock the
+worker's guard (``mover.think_in_time``) plays a quick turn itself should the pool not answer
+in time.
 """
 
 from __future__ import annotations
@@ -36,8 +41,22 @@ def executor() -> Executor:
             else:
                 _pool = ProcessPoolExecutor(
                     max_workers=n, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=os.nice, initargs=(conf.niceness(),))
+                    initializer=lower_priority, initargs=(conf.idle(), conf.niceness()))
         return _pool
+
+
+def lower_priority(idle: bool, niceness: int) -> str:
+    """Make the calling process (a pool's child) a background one: ``SCHED_IDLE`` when
+    ``idle`` and the system has it, else ``niceness`` lower (``os.nice``). Returns which."""
+    if idle and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+        except OSError:
+            pass
+    if niceness:
+        os.nice(niceness)
+    return f"nice {niceness}"
 
 
 async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,

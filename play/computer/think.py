@@ -14,7 +14,7 @@ from typing import Any
 from play.games.talu import TaluGame
 from play.games.talu.protocol import apply_event
 from play.games.talu.search import choose_turn, clock_seconds, get_level
-from play.games.talu.search.levels import CLOCK_RESERVE
+from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
 
 
 def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
@@ -27,24 +27,32 @@ def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
 
 def think(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
           seconds: float | None = None, seed: int | None = None, deadline: int | None = None,
-          increment: float = 0.0, reserve: float = CLOCK_RESERVE) -> dict[str, Any]:
+          increment: float = 0.0, reserve: float = CLOCK_RESERVE,
+          nodes: int | None = None) -> dict[str, Any]:
     """The computer's turn for the side to move after ``events``: the step dicts to send in
     order, whether to resign instead, and what the search spent.
 
-    On a clock (R36) ``deadline`` is when the computer's time runs out (ms since the epoch,
-    the game row's): the thinking time is the clock's share (``clock_seconds``, with
-    ``seconds`` or the level's as the ceiling) of what is left *now*, when the pool starts
-    the search, so a wait in the pool's queue is paid from the share, not from the clock."""
+    ``seconds`` (or the level's) are CPU seconds of the search: a level thinks as much on a
+    busy machine as on a quiet one, where the pool's processes get only the CPU nobody else
+    wants. Real time is capped too (``wall_seconds``). On a clock (R36) ``deadline`` is when
+    the computer's time runs out (ms since the epoch, the game row's): the thinking time is
+    the clock's share (``clock_seconds``, with ``seconds`` or the level's as the ceiling) of
+    what is left *now*, when the pool starts the search, so a wait in the pool's queue is paid
+    from the share, not from the clock, and the real time is capped by what is left.
+    ``nodes``: a smaller node budget (the worker's quick turn when the pool is late)."""
     game = replay(variant, events)
     if game.outcome is not None:
         return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
     side = game.side_to_move.value
+    lv = get_level(level)
+    left = None
     if deadline is not None:
-        lv = get_level(level)
         ceiling = lv if seconds is None else replace(lv, seconds=seconds)
         left = (deadline - time.time() * 1000) / 1000
         seconds = clock_seconds(ceiling, left, increment, reserve)
-    choice = choose_turn(game, level, seed=seed, seconds=seconds)
+    thinking = lv.seconds if seconds is None else seconds
+    wall = wall_seconds(thinking, left, reserve) if thinking or left is not None else None
+    choice = choose_turn(game, level, seed=seed, nodes=nodes, seconds=thinking, wall=wall)
     return {"steps": [s.to_dict() for s in choice.steps], "resign": choice.resign,
             "nodes": choice.nodes, "side": side, "score": choice.score,
-            "seconds": choice.seconds}
+            "seconds": choice.seconds, "cpu": choice.cpu, "wall": wall}

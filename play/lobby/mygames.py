@@ -1,5 +1,6 @@
 """A player's games in play, most urgent first (correspondence, R36): "your turn" games by the
-time left on your clock, then those waiting on the opponent, then untimed ones.
+time left on your clock, then those waiting on the opponent, then adjourned games by the time
+their arbiter set for the resumption (R38), then untimed ones.
 
 Read from the game rows alone (the append keeps each game's side to move and deadline on its
 row), so the list costs one query however many games a player has going.
@@ -29,22 +30,37 @@ class MyGame:
         """Nobody is to move: the game is adjourned (R38)."""
         return not self.game.to_move
 
+    #: Until the resumption an arbiter set (R38; None: no time set), from the row's
+    #: ``resume_at``.
+    resumes_in: timedelta | None = None
+
     @property
     def left_text(self) -> str:
         """ "2 days 3 h", "5 h 12 min", "3 min 20 s", or "" (no clock runs)."""
-        if self.left is None:
-            return ""
-        s = max(0, int(self.left.total_seconds()))
-        d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
-        if d:
-            return f"{d} day{'s' if d > 1 else ''} {h} h"
-        if h:
-            return f"{h} h {m} min"
-        return f"{m} min {s % 60} s"
+        return span_text(self.left)
+
+    @property
+    def resumes_in_text(self) -> str:
+        """How long until play resumes at the arbiter's time, as ``left_text``; "" none set."""
+        return span_text(self.resumes_in)
+
+
+def span_text(span: timedelta | None) -> str:
+    """ "2 days 3 h", "5 h 12 min", "3 min 20 s", or "" for None."""
+    if span is None:
+        return ""
+    s = max(0, int(span.total_seconds()))
+    d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
+    if d:
+        return f"{d} day{'s' if d > 1 else ''} {h} h"
+    if h:
+        return f"{h} h {m} min"
+    return f"{m} min {s % 60} s"
 
 
 def my_games(user, now: datetime | None = None) -> list[MyGame]:
-    """``user``'s live games: their turn first, each part by time left, untimed last."""
+    """``user``'s live games: their turn first, each part by time left, then adjourned games
+    by their resumption time (R38), untimed last."""
     now = now or timezone.now()
     rows = (Game.objects.filter(Q(player_i=user) | Q(player_o=user), status=Game.LIVE)
             .select_related("player_i", "player_o"))
@@ -53,8 +69,10 @@ def my_games(user, now: datetime | None = None) -> list[MyGame]:
         side = "I" if g.player_i_id == user.pk else "O"
         other = g.player_o if side == "I" else g.player_i
         left = g.deadline - now if g.deadline is not None else None
-        out.append(MyGame(g, side, other.get_username(), g.to_move == side, left))
+        resumes = g.resume_at - now if g.resume_at is not None else None
+        out.append(MyGame(g, side, other.get_username(), g.to_move == side, left, resumes))
     big = timedelta(days=10_000)
     out.sort(key=lambda m: (not m.your_turn, m.left is None, m.left or big,
+                            m.resumes_in is None, m.resumes_in or big,
                             -m.game.created.timestamp()))
     return out

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from django import template
+from django.utils.html import format_html
 
 from play.games.talu.outcome import describe_result, side_name
 
@@ -16,7 +19,8 @@ def result_words(game) -> str:
     status = getattr(game, "status", "")
     if status in ("live", "playing"):
         return "being played"
-    if status == "annulled":
+    # The registry keeps an aborted game (R37) as annulled: its words are the abort's.
+    if status == "annulled" and getattr(game, "reason", "") != "aborted":
         return "annulled"
     # A decision's cause (R37) is the live game's: a registry game reads it from its ``live``.
     cause = getattr(game, "cause", None)
@@ -25,6 +29,22 @@ def result_words(game) -> str:
         cause = getattr(live, "cause", "") if live is not None else ""
     return describe_result(getattr(game, "winner", "") or None, getattr(game, "reason", ""),
                            getattr(game, "detail", "") or "", cause)
+
+
+@register.filter
+def resumes_at(game) -> str:
+    """R38: when an adjourned live game resumes at the time its arbiter set, as words with a
+    ``<time>`` a script or a screen reader can use ("resumes at 2026-11-28 14:00 UTC"); "" when
+    no time is set or the game is over. Read from the game's row (``Game.resume_at``, kept by
+    the append), so a list of games costs no replay: every list of a player's games shows it
+    (My games, the lobby's "Your games", My pairings)."""
+    at = getattr(game, "resume_at", None)
+    if at is None or getattr(game, "status", "") != "live":
+        return ""
+    at = at.astimezone(UTC)
+    return format_html('<span class="resumes-at" data-testid="resumes-at">resumes at '
+                       '<time datetime="{}">{} UTC</time></span>', at.isoformat(),
+                       f"{at:%Y-%m-%d %H:%M}")
 
 
 @register.filter

@@ -6,13 +6,15 @@ row, so the due games are one indexed query (a partial index holds only games wh
 runs). For each, the worker sends the clock's command, ``Flag``, down the one command path
 (R40): the pure core checks it on its own clock and answers a ``decide`` on ``time``, for an
 opening turn never completed an ``abort`` (R36, R37), or in an event's game a decision
-``unplayed`` (R41). The due flags of a round are decided one by one and stored together, one
-statement for all of them (``path.store_many``): a burst of deadlines costs one round trip
-and one commit, not one per game. The append stores each only if its game is still at the
-version it was decided on, so with several workers (or a worker and a player's own claim)
-racing for one game exactly one flag is stored and the others are refused ``finished``, as
-any second command on a finished game; a step that beat the flag moves the deadline and the
-flag is refused ``too_early``. Nobody needs to be connected: the flag reaches whoever is.
+``unplayed`` (R41). The due flags of a round are read whole in one query, decided one by one
+and stored together, one statement for all of them (``path.store_many``): a burst of
+deadlines costs one round trip and one commit, not one per game; they are published before
+the round looks for anything else (``run_round``). The append stores each only if its game
+is still at the version it was decided on, so with several workers (or a worker and a
+player's own claim) racing for one game exactly one flag is stored and the others are refused
+``finished``, as any second command on a finished game; a step that beat the flag moves the
+deadline and the flag is refused ``too_early``. Nobody needs to be connected: the flag
+reaches whoever is.
 
 Resumptions. The append keeps ``resume_at`` on the row (the arbiter's ``schedule`` event);
 a game is due once that time has passed and its sealed turn is complete (nobody to move).
@@ -25,6 +27,7 @@ game due again when the lease runs out. The resumption's own append clears ``res
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,6 +58,18 @@ def due(now: datetime, limit: int = 64) -> list[Any]:
     return _due_flags(now, limit)[0]
 
 
+def _due_flag_rows(now: datetime, limit: int) -> list[Game]:
+    """The games due to be flagged at ``now``, whole rows, earliest first (``limit`` at
+    most): the round decides on them without reading them again."""
+    return list(Game.objects.filter(_running(), deadline__lte=now).order_by("deadline")[:limit])
+
+
+def _next_deadline(now: datetime) -> datetime | None:
+    """The first deadline after ``now`` (None: no clock runs)."""
+    return (Game.objects.filter(_running(), deadline__gt=now).order_by("deadline")
+            .values_list("deadline", flat=True).first())
+
+
 def _due_flags(now: datetime, limit: int) -> tuple[list[Any], datetime | None]:
     """The uuids of the games due to be flagged at ``now`` (earliest first, ``limit`` at
     most) and the next deadline after them (``now`` when more are due than ``limit``): one
@@ -78,10 +93,12 @@ def _report(pairs: list[tuple[Any, Outcome]], what: str) -> list[tuple[Any, Outc
     return stored
 
 
-def _flag(uuids: list[Any], now: datetime) -> list[tuple[Any, Outcome]]:
-    if not uuids:
+def _flag(rows: list[Game], now: datetime) -> list[tuple[Any, Outcome]]:
+    if not rows:
         return []
-    outcomes = store_many([Submission(u, CLOCK_ACTOR, Flag()) for u in uuids], now)
+    uuids = [g.uuid for g in rows]
+    outcomes = store_many([Submission(u, CLOCK_ACTOR, Flag()) for u in uuids], now,
+                          games={str(g.uuid): g for g in rows})
     return _report(list(zip(uuids, outcomes, strict=True)), "flag")
 
 
@@ -90,7 +107,7 @@ def flag_due(now: datetime | None = None, limit: int = 64) -> list[tuple[Any, Ou
     (uuid, outcome) of each flag stored (games another worker flagged first, or that moved
     on, are left out)."""
     now = now or timezone.now()
-    return _flag(due(now, limit), now)
+    return _flag(_due_flag_rows(now, limit), now)
 
 
 def _due_resumptions(now: datetime, limit: int) -> tuple[list[tuple[int, Any, datetime]],
@@ -130,13 +147,27 @@ def resume_due(now: datetime | None = None, limit: int = 16) -> list[tuple[Any, 
     return _resume(claim_resumptions(now, limit), now)
 
 
-def run_round(now: datetime | None = None, limit: int = 64
+Published = Callable[[list[tuple[Any, Outcome]]], None]
+
+
+def run_round(now: datetime | None = None, limit: int = 64, publish: Published | None = None
               ) -> tuple[list[tuple[Any, Outcome]], datetime | None]:
-    """One round of the clock's jobs, as the worker's clock loop runs it: the flags and the
-    resumptions due at ``now`` stored, and the next moment either job has work (None: none
-    known; ``now``: more were due than one round takes). Idle, two indexed queries."""
+    """One round of the clock's jobs, as the worker's clock thread runs it
+    (``play.worker.clock``): the flags and the resumptions due at ``now`` stored, and the next
+    moment either job has work (None: none known; ``now``: more were due than one round
+    takes). ``publish`` is given what was stored as soon as it is: the flags after two
+    statements (the due games, read whole, and the one append) and the players' block,
+    before the round looks for anything else; then the resumptions. Idle, three indexed
+    queries."""
     now = now or timezone.now()
-    flags, next_flag = _due_flags(now, limit)
+    rows = _due_flag_rows(now, limit)
+    flags = _flag(rows, now)
+    if publish is not None and flags:
+        publish(flags)
     resumptions, next_resume = _due_resumptions(now, 16)
-    done = _flag(flags, now) + _resume(_claim(resumptions, now), now)
-    return done, min((t for t in (next_flag, next_resume) if t is not None), default=None)
+    resumed = _resume(_claim(resumptions, now), now)
+    if publish is not None and resumed:
+        publish(resumed)
+    next_flag = now if len(rows) == limit else _next_deadline(now)
+    return flags + resumed, min((t for t in (next_flag, next_resume) if t is not None),
+                                default=None)

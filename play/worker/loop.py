@@ -11,8 +11,9 @@ loop announces its result to the game's sockets (the archived game's records and
 changes, ``delivery.announce_archived``).
 
 Three jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving, the
-computer's turns), the clock's (flags at their deadline, R37) and the pools' waves (R47), so
-that neither a flag nor a pairing waits behind an archive's signatures.
+computer's turns), the clock's (flags at their deadline, R37, on a thread of its own:
+``play.worker.clock``) and the pools' waves (R47), so that neither a flag nor a pairing waits
+behind an archive's signatures.
 """
 
 from __future__ import annotations
@@ -23,30 +24,25 @@ import os
 import socket
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
-from django.utils import timezone
 
 from play import conf, gameview, lifecycle
 from play.computer.mover import Mover
 from play.live import lobby as lobby_live
 from play.live.delivery import (
     WORKER_GROUP,
-    announce,
     announce_archived,
     announce_pairing,
     layer_call,
-    needs_worker,
-    soon,
-    wake_worker,
 )
 from play.lobby import pool
 from play.models import Game
-from play.worker import clocks, jobs, notices, outbox
+from play.worker import jobs, notices, outbox
+from play.worker.clock import ClockThread
 
 log = logging.getLogger(__name__)
 
@@ -78,18 +74,6 @@ def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
 
 
 NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
-
-
-def _flags_in_thread() -> tuple[list[tuple[Any, Any]], datetime | None]:
-    """The clock's jobs (``play.worker.clocks``) on one of the loop's threads: the flags and
-    the resumptions (R38) stored, and the next moment either is due. Nothing else runs here:
-    a flag must not wait behind slower work (the correspondence notices, a round of mail, once
-    ran here and held due flags for seconds)."""
-    close_old_connections()
-    try:
-        return clocks.run_round()
-    finally:
-        close_old_connections()
 
 
 def _notices_in_thread() -> None:
@@ -169,10 +153,9 @@ class Worker:
         self.name = name or worker_id()
         self.wake = asyncio.Event()
         self.rounds = 0
-        self.next_deadline: datetime | None = None  # the earliest clock to flag
         self.noticed_at = 0.0  # loop time of the last round of notices
         self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
-        self.clock_wake = asyncio.Event()
+        self.clock: ClockThread | None = None  # the clock's job, on its own thread
         self.pool_wake = asyncio.Event()
 
     async def run(self) -> None:
@@ -189,17 +172,18 @@ class Worker:
             await sync_to_async(warm_up, thread_sensitive=False)()
         except Exception:  # pragma: no cover - the same code runs for every command
             log.warning("worker warm-up failed", exc_info=True)
-        clock = asyncio.ensure_future(self._job(self.clock_wake, self.clock_round, self._sleep))
+        self.clock = ClockThread(self.name, asyncio.get_running_loop())
+        self.clock.start()
         # The pools' waves beside both: a pairing never waits behind an archive either (R47).
         pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
                                                 conf.worker_poll))
         try:
             await self._job(self.wake, self.round, conf.worker_poll)
         finally:
-            clock.cancel()
             pools.cancel()
             if listener is not None:
                 listener.cancel()
+            await self.clock.stop()
 
     @staticmethod
     async def _job(wake: asyncio.Event, run: Callable[[], Awaitable[Any]],
@@ -215,31 +199,6 @@ class Worker:
                     await wake.wait()
             except TimeoutError:
                 pass
-
-    def _sleep(self) -> float:
-        """Seconds until the next round: the poll interval, or less when a clock runs out
-        sooner (R37: a flag at the exact deadline)."""
-        poll = conf.worker_poll()
-        if self.next_deadline is None:
-            return poll
-        return max(0.0, min(poll, (self.next_deadline - timezone.now()).total_seconds()))
-
-    async def clock_round(self) -> None:
-        """The clock's jobs once: flags and resumptions stored and announced, the next
-        deadline noted; then the workers woken once for them all (to archive the flagged
-        games), not once per flag."""
-        try:
-            done, self.next_deadline = await sync_to_async(
-                _flags_in_thread, thread_sensitive=False)()
-        except Exception:  # the database away: try again at the next round
-            log.warning("worker clock round failed", exc_info=True)
-            return
-        await asyncio.gather(*(announce(game_uuid, outcome, wake=False)
-                               for game_uuid, outcome in done))
-        if any(needs_worker(outcome) for _, outcome in done):
-            # for the archives of the games it ended; the clock loops only when a clock now
-            # runs out before their next poll (this one knows its next deadline)
-            await wake_worker(clock=any(soon(o.deadline) for _, o in done))
 
     async def notices_round(self) -> None:
         """Every ``NOTICE_EVERY`` seconds, the correspondence notices: on the outbox's side of
@@ -317,8 +276,8 @@ class Worker:
             delay = 0.2
             if message.get("type") == "worker.wake":
                 self.wake.set()
-                if message.get("clock", True):
-                    self.clock_wake.set()
+                if message.get("clock", True) and self.clock is not None:
+                    self.clock.wake()
                 self.pool_wake.set()
 
 

@@ -29,7 +29,15 @@ from registry import figcache
 from registry.events import hettlandic_phase2 as phase2
 from registry.events import state
 from registry.events.access import EventError, check_conditions, manage, round_complete
-from registry.events.hettlandic_table import PhaseGame, TableRow, co_champions, phase_table
+from registry.events.hettlandic_table import (
+    ANNULLED,
+    NO_RECORDS,
+    UNPLAYED,
+    PhaseGame,
+    TableRow,
+    Uncounted,
+    phase_table,
+)
 from registry.events.models import CoChampion, Entry, Event, Hettlandic, Pairing
 from registry.events.pairing import hettlandic as r44
 from registry.events.pairing import model as core
@@ -37,11 +45,16 @@ from registry.events.pairing import tiebreaks
 from registry.events.revision import touch
 from registry.models import RegistryGame
 from registry.scoring.cascade import RatedGame
+from registry.scoring.victory import is_champion
 
 SYSTEM = "hettlandic"
 # R44: what phase 1 is, whatever the arbiter would like (an event setting each, fixed here)
 FIXED = {"variant": r44.VARIANT, "scoring_model": r44.MODEL, "rated": True,
          "rounds": r44.ROUNDS}
+#: a played game's results, and the note of a pairing whose records the arbiter matched
+PLAYED = ("1-0", "0-1", "=")
+UNPLAYED_RESULTS = ("+-", "-+", "--")  # R41: an absent player's game, not rated
+RECORDS = "records "
 WORDS = {"variant": "standard talu", "scoring_model": "S3 scoring for every player",
          "rated": "rated", "rounds": f"{r44.ROUNDS} rounds"}
 
@@ -195,45 +208,63 @@ def adopt_record(event: Event, archived: RegistryGame) -> None:
 
 # --- the phase-1 table and its close (R44, R28, R45) --------------------------------------------
 
-def phase_games(event: Event) -> tuple[list[PhaseGame], dict[int, Hashable]]:
+def phase_games(event: Event) -> tuple[list[PhaseGame], dict[int, Hashable], list[Uncounted]]:
     """The event's finished phase-1 games (annulled ones are out, R30) as the table's games,
-    keyed by entry key, and the byes by round."""
+    keyed by entry key, the byes by round, and the results that carry no coefficient: an
+    unplayed game (R41: not rated, whatever its game did after the arbiter's decision) and a
+    played result typed over the board without its records (R23: no tally, no NPc)."""
     het = Hettlandic.objects.filter(event=event).first()
     if het is None or het.phase_id is None:
-        return [], {}
-    rows = (RegistryGame.objects.filter(phase_id=het.phase_id, status=RegistryGame.FINISHED)
+        return [], {}, []
+    rows = (RegistryGame.objects.filter(phase_id=het.phase_id, status=RegistryGame.FINISHED,
+                                        rated=True)
             .select_related("player_i", "player_o"))
+    annulled = {(g.live_id, str(g.game_id)) for g in RegistryGame.objects.filter(
+        phase_id=het.phase_id, status=RegistryGame.ANNULLED).only("live_id", "game_id")}
+    annulled_live = {live for live, _ in annulled if live}
+    annulled_ids = {gid for _, gid in annulled}
     by_live = {}
     by_id = {}
     for g in rows:
         by_id[str(g.game_id)] = g
         if g.live_id:
             by_live[g.live_id] = g
-    games, byes = [], {}
+    games, byes, uncounted = [], {}, []
     for p in Pairing.objects.filter(round__event=event).select_related("round", "white",
                                                                        "black"):
         if p.black_id is None:
             byes[p.round.number] = p.white.key
             continue
+        if p.result in UNPLAYED_RESULTS:
+            uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
+                                       UNPLAYED))
+            continue
         g = by_live.get(p.game_id) if p.game_id else None
-        if g is None and p.note.startswith("records "):
-            g = by_id.get(p.note.removeprefix("records "))
+        if g is None and p.note.startswith(RECORDS):
+            g = by_id.get(p.note.removeprefix(RECORDS))
         if g is None:
+            if (p.game_id in annulled_live or p.note.removeprefix(RECORDS) in annulled_ids) \
+                    and p.result:  # R30; R39: out of the standings as unplayed
+                uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
+                                           ANNULLED))
+            elif p.game_id is None and p.result in PLAYED and not p.note.startswith(RECORDS):
+                uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
+                                           NO_RECORDS))
             continue
         figures = g.figures if figcache.is_current(g.figures) else \
             figcache.figures_json_of_tally(g.tally)
         games.append(PhaseGame(p.round.number, RatedGame(
             g.pk, g.player_i.player_id, g.player_o.player_id, figcache.from_json(figures),
             r44.MODEL)))
-    return games, byes
+    return games, byes, uncounted
 
 
 def table(event: Event) -> list[TableRow]:
     """R44/R28: per player every phase-1 game with NPc, Ec, APc and the running victory
     score, best first; Ec from the ratings at the start of the phase (the entries')."""
-    games, byes = phase_games(event)
+    games, byes, uncounted = phase_games(event)
     start = {e.key: int(e.rating) for e in event.entries.all()}
-    return phase_table(start, games, byes)
+    return phase_table(start, games, byes, uncounted)
 
 
 def stamp(het: Hettlandic | None) -> str:
@@ -281,21 +312,119 @@ def close_phase_one(user, event: Event):
         open_rounds = [r.number for r in rounds if not round_complete(r)]
         if open_rounds:
             raise _error(f"round {open_rounds[0]} has games without a result", "conflict")
+        missing = without_records(event)
+        if missing:
+            p = missing[0]
+            raise _error(
+                f"round {p.round.number}, board {p.board} ({p.white.name} v {p.black.name}): "
+                f"the result {p.result} has no records. Phase 1 is rated from the games' "
+                "records (R45: NPc comes from the tally, R23): match the submitted records "
+                "to it, or decide it as unplayed (+-, -+, --) if it was not played", "conflict")
         try:
             summary = close_phase(het.phase, reason=f"{event.name}: phase 1 closed by the "
                                                     f"arbiter (R45)", actor_user=user)
         except PhaseStateConflict as exc:
             raise _error(str(exc), "conflict") from None
-        rows = table(event)
-        champions = set(co_champions(rows))
-        entries = {e.key: e for e in event.entries.all()}
-        CoChampion.objects.bulk_create([
-            CoChampion(hettlandic=het, entry=entries[r.player], victory_score=r.victory_score)
-            for r in rows if r.player in champions])
         het.phase1_closed = timezone.now()
         het.save(update_fields=["phase1_closed"])
+        follow_phase(het)  # the co-champions, from the close's own victory scores
         touch(event.pk)
     return summary
+
+
+def follow_phase(het: Hettlandic, *, audit: bool = False) -> dict | None:
+    """The co-champions as the closed phase's victory scores now name them (R44: a score of
+    at least 115, R28; the scores are the ledger's, ``PhaseRatingChange``, so the title always
+    follows the ratings' own figures), and the entries' start ratings as the ledger read them
+    (R45: an annulment before the phase moves them, R30). At the close this names them; after
+    a correction or an annulment (R30) they follow, audited (``audit``):
+
+    - phase 2 not begun: a player newly at 115 joins (to accept or decline), one below it
+      leaves with their answer, the others' scores follow; phase 2's field is still the
+      co-champions who accept when it starts;
+    - phase 2 begun (its Swiss is paired among those who accepted then, R46; its number of
+      rounds depends on them): the title still follows the score, R44 being a function of the
+      phase-1 games, and the event's results may be corrected until it closes (R41). A player
+      newly at 115 is a co-champion who could not play phase 2: the title, no award, as a
+      decliner (R46). A player below 115 loses the title; if they are playing phase 2 their
+      games stand for their opponents (the arbiter may withdraw them, C.04.1), and they get no
+      award: awards go to the co-champions in phase 2's ranking, from the lowest up, and are
+      given again if they were already given.
+
+    What changed (for the audit), or None."""
+    from registry.models import AuditEntry, PhaseRatingChange
+
+    if het.phase1_closed is None or het.phase_id is None:
+        return None
+    figures = {key: (score, start) for key, score, start in PhaseRatingChange.objects.filter(
+        phase_id=het.phase_id).values_list("player__player_id", "victory_score",
+                                           "start_rating")}
+    entries = {e.key: e for e in het.event.entries.all()}
+    wanted = {k: score for k, (score, _) in figures.items()
+              if k in entries and score is not None and is_champion(score)}
+    current = {c.entry.key: c for c in het.champions.select_related("entry")}
+    moved = {k: (int(entries[k].rating), start) for k, (_, start) in figures.items()
+             if k in entries and start is not None and int(entries[k].rating) != start}
+    for k, (_, start) in moved.items():
+        Entry.objects.filter(pk=entries[k].pk).update(rating=start)
+    removed = sorted(set(current) - set(wanted))
+    added = sorted(set(wanted) - set(current), key=lambda k: (-wanted[k], k))
+    rescored = {k: (current[k].victory_score, wanted[k]) for k in set(current) & set(wanted)
+                if current[k].victory_score != wanted[k]}
+    if not (removed or added or rescored or moved):
+        return None
+    CoChampion.objects.filter(hettlandic=het, entry__key__in=removed).delete()
+    CoChampion.objects.bulk_create([CoChampion(hettlandic=het, entry=entries[k],
+                                               victory_score=wanted[k]) for k in added])
+    for k, (_, score) in rescored.items():
+        CoChampion.objects.filter(pk=current[k].pk).update(victory_score=score)
+    if het.awarded is not None and (removed or added or rescored):
+        # the awards follow the titles (only a co-champion gets one, R46)
+        het.champions.update(rank=None, award="")
+        if het.medals_id:
+            _award(het, final_ranking(het))
+        else:  # N = 1: the one acceptor's award, if they still hold the title
+            keep = [c.entry.key for c in het.champions.select_related("entry")
+                    if c.answer == CoChampion.ACCEPTED]
+            _award(het, [Placed(1, k, 0.0, {}, phase2.awards(keep)[k]) for k in keep])
+        het.save(update_fields=["awarded"])
+    change = {"event": het.event_id, "co_champions": sorted(wanted),
+              "named": added, "withdrawn": removed,
+              "victory_scores": {k: list(v) for k, v in sorted(rescored.items())},
+              "start_ratings": {k: list(v) for k, v in sorted(moved.items())},
+              "phase2_started": het.phase2_started is not None}
+    if audit:
+        AuditEntry.objects.create(
+            action=AuditEntry.PHASE,
+            reason=f"{het.event.name}: the co-champions follow the recomputed phase-1 victory "
+                   "scores (R30, R44)",
+            before={"phase": het.phase_id, "co_champions": sorted(current)},
+            after={"phase": het.phase_id, **change})
+    touch(het.event_id)
+    return change
+
+
+def phases_rerated(phases: list[int]) -> dict | None:
+    """The ledger's listener (``registry.ledger.on_phases_rerated``): a recompute re-rated
+    these closed phases (an annulment or a correction, R30); a Hettlandic event's
+    co-champions follow (:func:`follow_phase`). What changed, by event id."""
+    changed = {}
+    for het in (Hettlandic.objects.select_for_update(of=("self",)).select_related("event")
+                .filter(phase_id__in=phases, phase1_closed__isnull=False)):
+        got = follow_phase(het, audit=True)
+        if got:
+            changed[str(het.event_id)] = got
+    return changed or None
+
+
+def without_records(event: Event) -> list[Pairing]:
+    """Over the board: the phase-1 results the arbiter typed (a played result: 1-0, 0-1, =)
+    with no game behind them (no records matched, no online game). They carry no
+    coefficient: NPc comes from the game's tally, which only its records give (R23, R45)."""
+    return list(Pairing.objects.filter(round__event=event, black__isnull=False,
+                                       game__isnull=True, result__in=PLAYED)
+                .exclude(note__startswith=RECORDS)
+                .select_related("round", "white", "black").order_by("round__number", "board"))
 
 
 # --- phase 2 (R46) -------------------------------------------------------------------------------
@@ -362,17 +491,19 @@ def start_phase_two(user, event: Event, force: bool = False) -> Event | None:
                                      name=c.entry.name, rating=player.rating)
             het.medals = medals
         elif len(playing) == 1:  # N = 1: no phase 2 (R46); the one award
-            _award(het, [playing[0].entry.key])
+            key = playing[0].entry.key
+            _award(het, [Placed(1, key, 0.0, {}, phase2.awards([key])[key])])
         het.save()
         touch(event.pk)
     return medals
 
 
-def _award(het: Hettlandic, ranking: list[str]) -> None:
-    given = phase2.awards(ranking)
+def _award(het: Hettlandic, placed: list[Placed]) -> None:
+    """Each co-champion placed with an award gets their phase-2 rank and award (R46)."""
+    given = {p.key: p for p in placed if p.award}
     for c in het.champions.select_related("entry"):
         if c.entry.key in given:
-            c.rank, c.award = ranking.index(c.entry.key) + 1, given[c.entry.key]
+            c.rank, c.award = given[c.entry.key].rank, given[c.entry.key].award
             c.save(update_fields=["rank", "award"])
     het.awarded = timezone.now()
 
@@ -391,13 +522,23 @@ class Placed:
 
 def final_ranking(het: Hettlandic) -> list[Placed]:
     """R46: the medal event's standings by the events' Swiss tie-breaks (R43, FIDE C.07 through
-    ``tiebreaks``, the same as its own page), then the phase-1 victory score, then (so that
-    every award has one holder) the player id; awards from the lowest-ranked up."""
-    scores = {k: float(v) for k, v in het.champions.values_list("entry__key", "victory_score")}
+    ``tiebreaks``, the same as its own page), then the phase-1 victory score (the ledger's,
+    as recomputed, R30), then (so that every award has one holder) the player id; awards from
+    the lowest-ranked co-champion up (a participant whose title a correction withdrew plays on
+    but gets none: :func:`follow_phase`)."""
+    from registry.models import PhaseRatingChange
+
+    scores = {k: float(v) for k, v in PhaseRatingChange.objects.filter(
+        phase_id=het.phase_id, victory_score__isnull=False).values_list(
+        "player__player_id", "victory_score")}
+    scores.update({k: float(v) for k, v in het.champions.values_list("entry__key",
+                                                                      "victory_score")})
+    titled = set(het.champions.values_list("entry__key", flat=True))
     rows = sorted(tiebreaks.standings(state.tournament(het.medals), scores),
                   key=lambda s: (s.rank, s.key))
-    given = phase2.awards([s.key for s in rows])
-    return [Placed(k, s.key, s.points, s.values, given[s.key]) for k, s in enumerate(rows, 1)]
+    given = phase2.awards([s.key for s in rows if s.key in titled])
+    return [Placed(k, s.key, s.points, s.values, given.get(s.key, ""))
+            for k, s in enumerate(rows, 1)]
 
 
 def closing(event: Event) -> None:
@@ -413,7 +554,7 @@ def closing(event: Event) -> None:
         return
     het = medal_parent(event)
     if het is not None:
-        _award(het, [p.key for p in final_ranking(het)])
+        _award(het, final_ranking(het))
         het.save(update_fields=["awarded"])
         touch(het.event_id)
 
@@ -455,9 +596,9 @@ def as_json(event: Event) -> dict:
     het = s["het"]
 
     def line(t) -> dict:
-        return {"round": t.round, "bye": t.game_id is None, "opponent": t.opponent,
+        return {"round": t.round, "bye": t.bye, "opponent": t.opponent,
                 "side": t.side, "won": t.won, "npc": t.npc, "ec": t.ec, "apc": t.apc,
-                "victory_score": t.running_score}
+                "victory_score": t.running_score, "uncounted": t.uncounted}
 
     medals = het.medals if het else None
     return {
@@ -471,6 +612,8 @@ def as_json(event: Event) -> dict:
                               "lines": [line(t) for t in r.lines]} for r in s["rows"]]},
         "co_champions": [{"key": c.entry.key, "name": c.entry.name,
                           "victory_score": c.victory_score, "answer": c.answer or None,
+                          # R30/R46: named by a correction after phase 2 began (no award)
+                          "named_after_phase2": not c.answer and bool(het.phase2_started),
                           "rank": c.rank, "award": c.award or None}
                          for c in s["champions"]],
         "phase2": {"started": het.phase2_started.isoformat() if het and het.phase2_started

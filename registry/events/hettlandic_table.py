@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from registry.scoring.cascade import RatedGame
 from registry.scoring.phase import PhaseGameFigures, phase_figures
+from registry.scoring.s3 import expectation_coefficient
 from registry.scoring.victory import final_coefficient, is_champion, victory_score
 
 
@@ -29,6 +30,12 @@ class TableGame:
     ec: float | None
     apc: float | None
     running_score: int | None  # the victory score over the games up to this one (R28)
+    #: a result that carries no coefficient, and why: :data:`UNPLAYED` or :data:`NO_RECORDS`
+    uncounted: str | None = None
+
+    @property
+    def bye(self) -> bool:
+        return self.game_id is None and self.uncounted is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,28 @@ class TableRow:
         return self.victory_score is not None and is_champion(self.victory_score)
 
 
+#: why a line has no coefficient: an unplayed game (an absent player, R41: not rated), or a
+#: played result the arbiter typed over the board without the game's records (NPc is computed
+#: from the game's tally, R23, which only its records give; Ec needs the ratings alone), or an
+#: annulled game (R30; R39: it leaves the event's standings as unplayed)
+UNPLAYED, NO_RECORDS, ANNULLED = "unplayed", "no records", "annulled"
+#: a pairing's result -> did `I` / `O` win (None: a null game)
+WON = {"1-0": (True, False), "+-": (True, False), "0-1": (False, True), "-+": (False, True),
+       "--": (False, False), "=": (None, None)}
+
+
+@dataclass(frozen=True, slots=True)
+class Uncounted:
+    """A phase-1 pairing with a result but no coefficient (:data:`UNPLAYED`,
+    :data:`NO_RECORDS`): shown in its players' lines, out of their victory scores."""
+
+    round: int
+    player_i: Hashable
+    player_o: Hashable
+    result: str
+    why: str
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseGame:
     """A played phase-1 game in its round (its figures in the cascade's ``RatedGame``)."""
@@ -59,9 +88,11 @@ def phase_table(
     start_ratings: Mapping[Hashable, int],
     games: Iterable[PhaseGame],
     byes: Mapping[int, Hashable] | None = None,
+    uncounted: Iterable[Uncounted] = (),
 ) -> list[TableRow]:
     """The table: players by victory score (highest first; no score last), then start rating
-    (higher first), then player id. ``byes`` maps a round to its bye player (R44)."""
+    (higher first), then player id. ``byes`` maps a round to its bye player (R44);
+    ``uncounted`` are the results without a coefficient, shown in their places."""
     played = sorted(games, key=lambda pg: (pg.round, str(pg.game.game_id)))
     figures = phase_figures([pg.game for pg in played], start_ratings)
     by_game: dict[tuple[Hashable, Hashable], PhaseGameFigures] = {
@@ -75,11 +106,16 @@ def phase_table(
             for pg in played if pid in (pg.game.player_i, pg.game.player_o)
         ]
         events += [(rnd, 1, None, None) for rnd, bye in (byes or {}).items() if bye == pid]
+        events += [(u.round, 2, u, "I" if u.player_i == pid else "O") for u in uncounted
+                   if pid in (u.player_i, u.player_o)]
         events.sort(key=lambda e: (e[0], e[1]))
         lines: list[TableGame] = []
         apcs: list[float] = []
         wins = 0
         for rnd, _, game, side in events:
+            if isinstance(game, Uncounted):
+                lines.append(_uncounted_line(game, side, start_ratings, _score(apcs)))
+                continue
             if game is None:  # a bye: no game, no score, no coefficient (R44)
                 lines.append(TableGame(rnd, None, None, None, None, None, None, None,
                                        _score(apcs)))
@@ -99,6 +135,18 @@ def phase_table(
     rows.sort(key=lambda r: (r.victory_score is None, -(r.victory_score or 0),
                              -r.start_rating, str(r.player)))
     return rows
+
+
+def _uncounted_line(u: Uncounted, side: str, start: Mapping[Hashable, int],
+                    running: int | None) -> TableGame:
+    """A result without a coefficient: who won, and (a game without records) its Ec, which the
+    ratings alone give (R23); no NPc, so no APc, and the victory score does not move."""
+    own, opp = (u.player_i, u.player_o) if side == "I" else (u.player_o, u.player_i)
+    won = None if u.why == ANNULLED else WON.get(u.result, (None, None))[0 if side == "I" else 1]
+    ec = (float(expectation_coefficient(start[own], start[opp]))
+          if u.why == NO_RECORDS and own in start and opp in start else None)
+    return TableGame(u.round, f"{u.round}:{u.player_i}:{u.player_o}", opp, side, won, None,
+                     ec, None, running, u.why)
 
 
 def _score(apcs: Sequence[float]) -> int | None:

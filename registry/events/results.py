@@ -66,3 +66,26 @@ def announce_decision(game, pairing: Pairing, user) -> None:
     outcome = execute(Submission(game.uuid, system("events"), Announce(message)))
     if not outcome.ok:
         log.info("event decision not announced at %s: %s", game.uuid, outcome.reason)
+
+
+def not_rated(game) -> None:
+    """R41: the arbiter decided this event game as unplayed (an absent player), so it is not
+    rated, whatever the game does afterwards: a live game that later ends with a result (the
+    present player plays on, or resigns) must not move a rating. The registry's row exists
+    from the game's start; marked here, under its lock, the archive keeps the mark when the
+    game ends (it reads the row under the same lock) and the ledger never rates it. A game
+    already finished is marked only while its ratings have not moved (a game of an open rating
+    phase, R45: Hettlandic phase 1); a game already rated leaves the list by annulment (R30)."""
+    from play.models import Game
+    from registry.models import RatingPhase, RegistryGame
+
+    row = RegistryGame.objects.select_for_update().filter(live=game).first()
+    if row is None or not row.rated:
+        return
+    open_phase = row.phase_id is not None and RatingPhase.objects.filter(
+        pk=row.phase_id, status=RatingPhase.OPEN).exists()
+    if row.status == RegistryGame.PLAYING or (row.status == RegistryGame.FINISHED
+                                              and open_phase):
+        row.rated = False
+        row.save(update_fields=["rated", "updated"])
+        Game.objects.filter(pk=game.pk).update(rated=False)  # its pages say so too

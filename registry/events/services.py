@@ -405,6 +405,10 @@ def set_result(user, event: Event, pairing_id: int, result: str,
             raise EventError(f"the note {reason}")
         found.note = note or ""
         found.save(update_fields=["result", "decided_by", "note"])
+        if game is not None and result in ("+-", "-+", "--"):
+            from registry.events.results import not_rated
+
+            not_rated(game)  # R41: an unplayed game is not rated, even if it ends later
         touch(event.pk)
         if game is not None and game.status == "live":
             from registry.events.results import announce_decision

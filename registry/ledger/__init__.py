@@ -28,7 +28,9 @@ instant, and a recompute that starts inside a closed phase starts at its opening
 
 One job per module; this package's names are the ones the rest of the project imports:
 
-* ``writing``: the writers' lock and their :class:`Summary`;
+* ``writing``: the writers' lock, their :class:`Summary`, and the listeners a recompute tells
+  which closed phases it re-rated (:func:`on_phases_rerated`: a Hettlandic event's
+  co-champions follow, R44);
 * ``chronology``: the list's order, the queries before and after a key, the list read as the
   cascade's entries;
 * ``states``: players' rating states, their snapshots, the states before a key;
@@ -68,7 +70,14 @@ from registry.ledger.stratum_history import (
     SR_FIELDS,
     rebuild_stratum_records,
 )
-from registry.ledger.writing import BATCH, LOCK_KEY, Progress, Summary, hold_lock
+from registry.ledger.writing import (
+    BATCH,
+    LOCK_KEY,
+    Progress,
+    Summary,
+    hold_lock,
+    on_phases_rerated,
+)
 
 __all__ = [
     "BATCH",
@@ -93,6 +102,7 @@ __all__ = [
     "fill_missing_tallies",
     "game_key",
     "hold_lock",
+    "on_phases_rerated",
     "rate_finished_game",
     "rebuild_stratum_records",
     "recompute_all",

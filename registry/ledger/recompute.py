@@ -33,7 +33,7 @@ from registry.ledger.phase_rows import phase_rows_of, write_phase_rows
 from registry.ledger.rows import rows_of, write_rows
 from registry.ledger.states import seeds_of, states_before, write_players
 from registry.ledger.stratum_history import changed_histories, rebuild_stratum_records
-from registry.ledger.writing import Progress, Summary, hold_lock
+from registry.ledger.writing import Progress, Summary, hold_lock, phases_rerated
 from registry.models import PhaseRatingChange, Player, RatingChange, RegistryGame
 from registry.scoring.cascade import GameChange
 from registry.scoring.phase import PhaseChange, apply_entry
@@ -116,6 +116,9 @@ def recompute_from(game: RegistryGame | None, progress: Progress = None,
             rebuild_stratum_records(involved, rows=history)
         elif history_changed:
             rebuild_stratum_records(history_changed)
+        # what is derived from a phase's result (a Hettlandic event's co-champions, R44)
+        # follows its recomputed victory scores, in the same transaction (R30)
+        phases_rerated([pk for (_, kind, pk), _, _ in entries if kind == CLOSING], summary)
     return summary
 
 

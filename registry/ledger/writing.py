@@ -29,11 +29,41 @@ class Summary:
     players_changed: int = 0
     rows_written: int = 0
     changed: dict[str, tuple[int, int]] = field(default_factory=dict)  # player_id: (old, new)
+    #: what the listeners of re-rated phases changed beside ratings (e.g. an event's
+    #: co-champions, R44), by name: goes into the audit entry of the change that caused it
+    followed: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"games_rerated": self.games_rerated, "players_changed": self.players_changed,
-                "rows_written": self.rows_written,
-                "ratings": {k: list(v) for k, v in sorted(self.changed.items())}}
+        out = {"games_rerated": self.games_rerated, "players_changed": self.players_changed,
+               "rows_written": self.rows_written,
+               "ratings": {k: list(v) for k, v in sorted(self.changed.items())}}
+        if self.followed:
+            out["followed"] = self.followed
+        return out
+
+
+#: Called inside a recompute's transaction with the pks of the closed rating phases it
+#: re-rated (R45), in list order; each returns what it changed (for the audit) or nothing.
+#: Registered by the apps that derive something from a phase's result (the events app: a
+#: Hettlandic event's co-champions, R44), so the ledger imports none of them.
+PhaseListener = Callable[[list[int]], dict[str, Any] | None]
+_PHASE_LISTENERS: dict[str, PhaseListener] = {}
+
+
+def on_phases_rerated(name: str, listener: PhaseListener) -> None:
+    """Register ``listener`` under ``name`` (registering a name again replaces it)."""
+    _PHASE_LISTENERS[name] = listener
+
+
+def phases_rerated(phases: list[int], summary: Summary) -> None:
+    """Tell the listeners which closed phases a recompute re-rated (after its rows are
+    written); what they changed goes into ``summary.followed``."""
+    if not phases:
+        return
+    for name, listener in _PHASE_LISTENERS.items():
+        got = listener(phases)
+        if got:
+            summary.followed[name] = got
 
 
 def hold_lock() -> None:

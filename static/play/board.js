@@ -97,6 +97,7 @@
       s.steps_per_turn + " (" + s.steps_left + " left)";
     $("controls").hidden = !playing;
     $("board-hint").hidden = !playing;
+    if ($("sound")) $("sound").parentNode.hidden = !playing; // no "my turn" left to ring for
     $("end-turn").disabled = !(mine && hasKind("end"));
     $("pass").disabled = !(mine && hasKind("pass"));
     $("stay").hidden = !(mine && hasKind("stay"));
@@ -105,7 +106,8 @@
     // adjournment (R38): offer, accept, seal, resume
     var adj = s.adjournment, offer = s.offer;
     var theirs = offer && offer.side !== mySide;
-    $("adjourn").hidden = !mySide || !!s.outcome || !!adj;
+    // The computer never accepts an adjournment: no Adjourn button against it.
+    $("adjourn").hidden = !mySide || !!s.outcome || !!adj || root.dataset.computer === "1";
     $("adjourn").disabled = !!s.steps_used || (offer && offer.what === "adjourn" && !theirs);
     $("adjourn").textContent = offer && offer.what === "adjourn" && theirs ? "Accept adjournment" :
       (offer && offer.what === "adjourn" ? "Adjournment offered" : "Adjourn");
@@ -228,8 +230,10 @@
   function passesText(s) {
     var p = s.passing;
     if (!p) return "";
-    return "Turns counting as passes in a row: light " + p.run.I + ", dark " + p.run.O +
-      ", the game's last " + p.game_run + " (three of one side lose; three in a row of the game null it)";
+    // R12 in words ("the game's last 0" read as nothing at all).
+    return "Turns counted as passes in a row: light " + p.run.I + ", dark " + p.run.O +
+      "; both sides together " + p.game_run + ". Three of one side's own in a row lose the game;" +
+      " the game's last three turns all passes make it a null game.";
   }
 
   function playerName(side) {
@@ -259,7 +263,8 @@
         : "Null game by the arbiter's decision: no winner";
     }
     var d = o.detail ? " (" + o.detail + ")" : "";
-    if (o.reason === "aborted") return "Game aborted" + d + ": no result, no rating change";
+    // The rules core's words: its detail names the side by its letter ("I did not ...").
+    if (o.reason === "aborted") return o.text || "Game aborted (no result, no rating change)";
     // The same words as the pages' (play/templatetags/talu_words.py): said of the loser.
     var cause = {time: "ran out of time", abandonment: "left the game",
       unplayed: "did not complete the opening turn in time (unplayed, not rated)"}[o.cause];
@@ -294,7 +299,9 @@
       var side = el.dataset.clock, left = timeLeft(c, side);
       var opening = c.opening.indexOf(side) >= 0;
       var text = T.clockText(left, c.control);
-      if (opening && c.running === side) text = "first turn " + text;
+      // A side yet to play its opening turn has that turn's own short limit (R36), waiting or
+      // not: "0:30" alone read as all the time left of a 10+5 game.
+      if (opening) text = "first turn " + text;
       if (c.periods && !opening && c.main[side] === 0) text += " · " + c.periods[side] + "×" + c.period / 1000 + "s";
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("running", c.running === side && !s.outcome);
@@ -554,17 +561,28 @@
     render();
   }
 
-  var drag = null, suppressClick = false;
+  var drag = null, press = null, tapped = null, suppressClick = false;
   boardEl.addEventListener("pointerdown", function (e) {
     var b = e.target.closest(".sq");
+    press = b ? {sq: b.dataset.square, x: e.clientX, y: e.clientY} : null;
+    drag = null;
     if (!b || !myTurn() || st.frame) return;
     if (stepsFrom(b.dataset.square).length) drag = {from: b.dataset.square, x: e.clientX, y: e.clientY};
   });
+  document.addEventListener("pointercancel", function () { press = drag = null; });
   document.addEventListener("pointerup", function (e) {
-    if (!drag) return;
-    var from = drag.from, moved = Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 8;
-    drag = null;
-    if (!moved) return;
+    var p = press, d = drag;
+    press = drag = null;
+    var moved = !!p && Math.abs(e.clientX - p.x) + Math.abs(e.clientY - p.y) > 8;
+    if (p && !moved && e.pointerType === "touch") {
+      // A finger's tap is handled here, not by the click a browser may send after it:
+      // Chromium sends none for a tap that follows a drag at once (finding 5, on a phone).
+      tapped = {sq: p.sq, t: Date.now()};
+      focusSquare(p.sq);
+      activate(p.sq);
+      return;
+    }
+    if (!d || !moved) return;
     // The click that follows this drag's release (if any: it lands on a common ancestor when
     // the pointer went down and up on different squares) is the drag's, not a new click; it
     // comes in this same task, so the flag is gone by the next click (finding 5: the next
@@ -573,14 +591,17 @@
     setTimeout(function () { suppressClick = false; }, 0);
     var el = document.elementFromPoint(e.clientX, e.clientY);
     var b = el && el.closest ? el.closest(".sq") : null;
-    if (!b || b.dataset.square === from) return;
-    st.selected = from;
+    if (!b || b.dataset.square === d.from) return;
+    st.selected = d.from;
     activate(b.dataset.square); // an illegal drop is explained, not just snapped back
   });
   boardEl.addEventListener("click", function (e) {
     if (suppressClick) { suppressClick = false; return; }
     var b = e.target.closest(".sq");
     if (!b) return;
+    var tap = tapped;
+    tapped = null;
+    if (tap && tap.sq === b.dataset.square && Date.now() - tap.t < 1000) return; // that tap's own click
     focusSquare(b.dataset.square);
     activate(b.dataset.square);
   });
@@ -633,7 +654,11 @@
     confirmThen(consequence("This pass", p && p.pass_would), function () { sendAction("pass"); });
   });
   $("stay").addEventListener("click", function () { sendAction("step", {kind: "stay"}); });
-  $("show-marks").addEventListener("change", function (e) { st.showMarks = e.target.checked; render(); });
+  $("show-marks").addEventListener("change", function (e) {
+    st.showMarks = e.target.checked;
+    $("marks-legend").hidden = !st.showMarks; // what the corners and rings mean
+    render();
+  });
   var sound = $("sound");
   if (sound) {
     try { sound.checked = localStorage.getItem("talu.sound") === "1"; } catch (err) { /* private mode */ }

@@ -6,7 +6,8 @@
   var root = document.getElementById("game");
   var box = document.getElementById("rematch");
   var accept = document.getElementById("rematch-accept");
-  if (!root || !box || !accept || !root.dataset.side) return;
+  // The computer offers no rematch: its game's button starts a new one at once.
+  if (!root || !box || !accept || !root.dataset.side || root.dataset.computer) return;
   var me = root.dataset.me;
   var timer = null;
   function opponent() {

@@ -35,6 +35,12 @@
     $("rv-caption").textContent = "Reviewing: " + f.caption + " (position " + rv.cur + " of " + (d.frames.length - 1) + ")";
     root.dataset.reviewFrame = rv.cur;
     mark();
+    buttons();
+  }
+  // Forward and "Now" mean something only in a review: off while the board is the game's
+  // (they did nothing there, without a word).
+  function buttons() {
+    ["rv-next", "rv-next-turn", "rv-live"].forEach(function (id) { $(id).disabled = !rv.active; });
   }
   function live() {
     rv.active = false;
@@ -43,6 +49,7 @@
     $("rv-caption").textContent = "";
     T.game.live();
     mark();
+    buttons();
   }
   function from() { return rv.active ? rv.cur : rv.data.frames.length - 1; }
   function go(where) {
@@ -104,7 +111,11 @@
 
   $("stgn").addEventListener("click", function (e) {
     var b = e.target.closest(".mv");
-    if (b) go(+b.dataset.turn);
+    if (!b) return;
+    go(+b.dataset.turn);
+    // On a phone the notation is far below the board: show the board the click changed.
+    var r = $("board").getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) $("board").scrollIntoView({block: "center"});
   });
   $("rv-start").addEventListener("click", function () { go("start"); });
   $("rv-prev").addEventListener("click", function () { go("prev"); });
@@ -112,6 +123,7 @@
   $("rv-prev-turn").addEventListener("click", function () { go("prev-turn"); });
   $("rv-next-turn").addEventListener("click", function () { go("next-turn"); });
   $("rv-live").addEventListener("click", function () { go("live"); });
+  buttons();
   $("review").addEventListener("keydown", function (e) {
     if (e.key === "ArrowLeft") { e.preventDefault(); go("prev"); }
     if (e.key === "ArrowRight") { e.preventDefault(); go("next"); }

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
 from play.computer.think import think
 from play.games.talu import TaluGame
 from play.games.talu.search import LEVELS, choose_turn, clock_seconds, get_level
-from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK
+from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK, wall_seconds
+from play.games.talu.search.turns import Budget, BudgetExhausted
 
 from .test_search_legal import _random_turn
 
@@ -42,8 +44,10 @@ def test_every_level_keeps_to_its_node_budget(variant: str) -> None:
 
 def test_higher_levels_search_more() -> None:
     game = _midgame("standard", 2, 8)
-    spent = [choose_turn(game, n, seed=1, seconds=0).nodes for n in (1, 3, 5)]
-    assert spent[0] < spent[1] < spent[2]
+    # (their searches: a slip, a turn walked at random, costs next to nothing)
+    spent = [choose_turn(game, replace(LEVELS[n], slip=0), seed=1, seconds=0).nodes
+             for n in (1, 4, 5, 8)]
+    assert spent == sorted(spent) and spent[0] < spent[2] < spent[3]
     assert [LEVELS[n].nodes for n in range(1, 9)] == sorted(LEVELS[n].nodes for n in range(1, 9))
 
 
@@ -53,6 +57,18 @@ def test_a_seed_repeats_the_lower_levels_randomness() -> None:
     again = [choose_turn(game, 1, seed=s, seconds=0).steps for s in range(6)]
     assert first == again
     assert len({tuple(steps) for steps in first}) > 1  # level 1 is not one fixed opening
+
+
+def test_the_ladder_slips_less_as_it_rises_and_level_8_never() -> None:
+    """The levels are spaced by design (docs/computer.md): a slip is a turn walked at random.
+    Level 1 slips nearly always, level 8 never; its turns from one position are the search's."""
+    game = _midgame("standard", 3, 6)
+    assert LEVELS[8].slip == 0 and LEVELS[1].slip > 0.9
+    assert [LEVELS[n].slip for n in (1, 2, 3)] == sorted((LEVELS[n].slip for n in (1, 2, 3)),
+                                                         reverse=True)
+    low = {tuple(choose_turn(game, 1, seed=s, seconds=0).steps) for s in range(12)}
+    top = {tuple(choose_turn(game, 8, seed=s, nodes=20_000, seconds=0).steps) for s in range(3)}
+    assert len(low) > 6 and len(top) == 1
 
 
 def test_unknown_levels_are_refused_in_words() -> None:
@@ -96,6 +112,21 @@ def test_on_a_clock_a_turn_thinks_a_share_of_the_time_left_under_the_level_s_cei
     assert shares == sorted(shares, reverse=True)  # less and less as the clock runs down
 
 
+def test_a_budget_counts_the_search_s_cpu_and_caps_its_real_time() -> None:
+    """A level's seconds are CPU seconds (the same search on a busy machine, only slower);
+    the wall cap stops a starved search all the same (R36)."""
+    cpu = Budget(10**9, seconds=0.05)
+    time.sleep(0.1)  # a starved search: time passes, no CPU spent
+    cpu.spend()
+    assert not cpu.exhausted
+    wall = Budget(10**9, seconds=5, wall=0.05)
+    time.sleep(0.1)
+    with pytest.raises(BudgetExhausted):
+        wall.spend()
+    assert wall_seconds(1.0) == 2.5 and wall_seconds(10.0, left=31.5) == 10.0
+    assert wall_seconds(1.0, left=1.0) == MIN_THINK
+
+
 def test_the_pool_s_thinking_keeps_to_the_clock_it_is_given() -> None:
     """The worker's ``think`` with a deadline 3 s away: level 8 answers in a share of it, not
     in its untimed ten seconds (its node budget untouched: the clock stops the search)."""
@@ -106,5 +137,8 @@ def test_the_pool_s_thinking_keeps_to_the_clock_it_is_given() -> None:
             events.append(("step", step.to_dict()))
     deadline = int(time.time() * 1000) + 3000
     result = think("standard", events, 8, deadline=deadline, reserve=1.0)
-    assert result["steps"] and result["seconds"] <= clock_seconds(get_level(8), 3, 0, 1.0) + 0.3
+    assert result["steps"] and result["cpu"] <= clock_seconds(get_level(8), 3, 0, 1.0) + 0.3
+    # its real time too: a busy machine slows the search, the cap (a third of what is left
+    # beyond the reserve) stops it
+    assert result["wall"] <= (3 - 1.0) / 3 and result["seconds"] <= result["wall"] + 0.3
     assert result["nodes"] < get_level(8).nodes

@@ -7,7 +7,15 @@ import math
 
 import pytest
 
-from registry.events.hettlandic_table import PhaseGame, co_champions, phase_table
+from registry.events.hettlandic_table import (
+    ANNULLED,
+    NO_RECORDS,
+    UNPLAYED,
+    PhaseGame,
+    Uncounted,
+    co_champions,
+    phase_table,
+)
 from registry.scoring.victory import victory_score
 from tests.hettlandic.helpers import game
 
@@ -71,3 +79,24 @@ def test_several_or_no_co_champions():
     assert set(co_champions(phase_table(start, games))) == {"A", "B"}  # a loser can be one
     games = [PhaseGame(1, game("g1", "A", "B", "I", 1.05, 0.9))]
     assert co_champions(phase_table(start, games)) == []
+
+
+def test_results_without_a_coefficient_are_shown_and_left_out():
+    """An unplayed game (R41), a board result without records (R23: Ec from the ratings, no
+    NPc) and an annulled game (R30, R39) are lines of their players' tables without APc; the
+    victory score is over the other games."""
+    start = {"A": 1800, "B": 1200}
+    games = [PhaseGame(1, game("g1", "A", "B", "I", 1.2, 0.9, 1.2, 0.8))]
+    uncounted = [Uncounted(2, "B", "A", "+-", UNPLAYED), Uncounted(3, "A", "B", "0-1",
+                                                                   NO_RECORDS),
+                 Uncounted(4, "B", "A", "1-0", ANNULLED)]
+    rows = {r.player: r for r in phase_table(start, games, {}, uncounted)}
+    a = rows["A"]
+    assert [(ln.round, ln.uncounted, ln.won, ln.apc) for ln in a.lines] == [
+        (1, None, True, pytest.approx(1.2)), (2, UNPLAYED, False, None),
+        (3, NO_RECORDS, False, None), (4, ANNULLED, None, None)]
+    assert a.lines[2].ec == pytest.approx(1.2) and a.lines[2].npc is None
+    assert a.lines[1].ec is None and not any(ln.bye for ln in a.lines)
+    assert (a.games, a.wins, a.victory_score) == (1, 1, 120)
+    assert [ln.running_score for ln in a.lines] == [120] * 4
+    assert rows["B"].lines[1].won is True and rows["B"].games == 1

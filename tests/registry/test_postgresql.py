@@ -14,7 +14,7 @@ HERE = Path(__file__).parent
 MODULES = ("test_annul_cascade.py", "test_archiving.py", "test_correct.py", "test_recompute.py",
            "test_submission.py", "test_submission_rejected.py", "test_promotion_threshold.py",
            "test_live_rating_matches_recompute.py", "test_commands.py", "test_profile_page.py",
-           "test_leaderboard.py", "test_large_ratings.py")
+           "test_leaderboard.py", "test_large_ratings.py", "test_phase_ratings.py")
 
 pytestmark = pytest.mark.services
 

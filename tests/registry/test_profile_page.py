@@ -44,6 +44,17 @@ def test_s1_profile_shows_metrics_and_progress(client, body):
     assert "psf" not in html
 
 
+def test_a_new_players_profile_shows_no_empty_figures(client, body):
+    """Before any rated game: no "0.0%" strength of opponents nor confidence 0 as if measured,
+    and no rating chart of a single dot, just the words."""
+    x = make_player("X", body=body)
+    assert text_of(client, x, "or") == "–"
+    assert text_of(client, x, "ocs") == "–"
+    assert text_of(client, x, "ei") == "–"
+    html = client.get(reverse("profile", args=[x.player_id])).content.decode()
+    assert 'class="chart"' not in html and "No rated games yet." in html
+
+
 def test_s3_profile_shows_psf(client, body):
     x = make_player("X", body=body, stratum=3, rating=1500)
     y = make_player("Y", body=body, stratum=3, rating=1400)

@@ -98,6 +98,9 @@ def test_opening_turn_not_completed_aborts():
     assert s.result.reason == "aborted" and s.result.winner is None
     snap = games.snapshot(s)
     assert snap["outcome"]["reason"] == "aborted"
+    # In words: aborted, not "Null game", and light, not "I" (read as the pronoun, issue 24).
+    assert snap["outcome"]["text"] == ("Game aborted: light did not complete the opening turn "
+                                       "in time (no result, no rating change)")
 
 
 @pytest.mark.parametrize("late", ["I", "O"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from play.games.talu.errors import TaluError
 from play.games.talu.game import TaluGame
 from play.games.talu.lessons import BY_SLUG, LESSONS, MAX_STEPS, attempt
 from play.games.talu.outcome import describe, describe_result
@@ -28,6 +29,9 @@ def mv(a: str, b: str) -> dict:
                          "passes"),
     (None, "null", "", "Null game: three turns in a row counted as passes"),
     ("-", "null", "arbiter", "Null game: the arbiter declared it null"),
+    # R37: no result at all, not a null game
+    (None, "aborted", "O did not complete the opening turn in time", "Game aborted: dark did "
+     "not complete the opening turn in time (no result, no rating change)"),
 ])
 def test_results_in_plain_words(winner, reason, detail, words):
     assert describe(winner, reason, detail) == words
@@ -57,6 +61,15 @@ def test_the_snapshot_carries_the_words_of_its_result():
     g = TaluGame()
     g.decide("O", "I resigned")
     assert g.snapshot()["outcome"]["text"] == "Dark won: light resigned"
+
+
+def test_a_step_after_the_end_is_refused_in_the_same_words():
+    """A step that crosses the opponent's resignation was refused with "the game is over (I
+    won by decision)": the side letter read as the pronoun (issue 24, finding 6)."""
+    g = TaluGame()
+    g.decide("O", "I resigned")
+    with pytest.raises(TaluError, match=r"^the game is over \(Dark won: light resigned\)$"):
+        g.play(Step.from_dict(mv("A2", "A3")))
 
 
 def test_a_third_own_pass_would_forfeit_and_a_third_pass_of_the_game_would_null():

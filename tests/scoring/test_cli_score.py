@@ -101,3 +101,13 @@ def test_text_output_explains_the_change(capsys):
     assert code == 0
     assert "I: S1 250 -> 316 (+66), 66 points" in out
     assert "O: S2 600 ->" in out and "Pc" in out
+
+
+def test_score_offers_exactly_the_variants_the_site_plays():
+    """Variant names live in one place (``play.games.registry``, issue 19); ``talu score``
+    keeps its own tuple only so that ``--help`` imports no engine, and it must not drift: a
+    variant added to the rules and missing here would be refused by the command."""
+    from play.games.registry import VARIANT_NAMES
+    from talu_cli import score
+
+    assert score.VARIANT_NAMES == VARIANT_NAMES

@@ -10,6 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from play.commands.path import Submission, execute
+from play.computer.account import forget
+from play.computer.start import play_the_computer
+from play.games.protocol import Resign, player
+from play.lifecycle import start_game
 from play.models import Challenge, Game
 from tests.site.gameplay import FORFEIT_BY_I, play_line
 
@@ -68,6 +73,52 @@ def test_rematch_offers_the_same_game_with_colours_swapped(client, game, players
                                                                     True)
 
 
+def test_a_rematch_keeps_the_time_control(client, players):
+    """A 10+5 game's rematch is a 10+5 challenge, not an untimed one."""
+    alice, bob, _ = players
+    game = start_game(alice, bob, variant="dynamic", rated=False, time_control="fischer 600+5")
+    play_line(game, FORFEIT_BY_I)
+    client.force_login(bob)
+    client.post(reverse("rematch", args=[game.uuid]))
+    c = Challenge.objects.get()
+    assert (c.creator, c.opponent, c.side, c.variant, c.rated, c.time_control) == (
+        bob, alice, "I", "dynamic", False, "fischer 600+5")
+
+
+def test_a_rematch_against_the_computer_starts_at_once(client, make_user, settings):
+    """The computer accepts no challenge: its rematch is a new game against it at the same
+    level, variant and clock, colours swapped, started at once (no challenge left open)."""
+    forget()
+    erin = make_user("erin")
+    game = play_the_computer(erin, "dynamic", 2, "I", "fischer 180+2")
+    execute(Submission(game.uuid, player("I"), Resign(), game.version))
+    client.force_login(erin)
+    page = client.get(reverse("game", args=[game.uuid])).content.decode()
+    assert "Play the computer again" in page and "Offer a rematch" not in page
+    r = client.post(reverse("rematch", args=[game.uuid]))
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert r.status_code == 302 and r.url == reverse("game", args=[new.uuid])
+    assert not Challenge.objects.exists()
+    assert (new.player_o, new.variant, new.rated, new.time_control) == (
+        erin, "dynamic", False, "fischer 180+2")
+    assert (new.computer.side, new.computer.level) == ("I", 2)
+
+
+def test_a_computer_account_made_by_another_process_is_seen(make_user):
+    """A process that asked before the computer's account existed cached "no computer" for
+    good: the account made later by another process (whose ``forget`` reaches only itself)
+    was never recognised here, and its games offered an adjournment it never accepts."""
+    from django.contrib.auth import get_user_model
+
+    from play.computer.account import computer_ids, is_computer
+    from play.models import ComputerAccount
+    forget()
+    assert computer_ids() == set()
+    other = get_user_model().objects.create_user(username="computer")  # another process's
+    ComputerAccount.objects.create(user=other)  # ... without this process's forget()
+    assert is_computer(other)
+
+
 def test_my_games_need_a_login_and_search(client, game, players):
     alice, _bob, carol = players
     assert client.get(reverse("my_games")).status_code == 302
@@ -77,6 +128,31 @@ def test_my_games_need_a_login_and_search(client, game, players):
     assert "No game matches" in client.get(reverse("my_games"), {"q": "carol"}).content.decode()
     client.force_login(carol)
     assert "No games yet" in client.get(reverse("my_games")).content.decode()
+
+
+def test_my_games_are_found_by_the_words_of_their_results(client, players):
+    """The list reads "lost · Dark won: light resigned"; a search for "resigned" or "lost"
+    found nothing (only the stored reason, "decision", was searched)."""
+    alice, bob, carol = players
+    resigned = start_game(alice, bob, rated=False)
+    execute(Submission(resigned.uuid, player("I"), Resign(), resigned.version))
+    won = start_game(carol, alice, rated=False)
+    execute(Submission(won.uuid, player("I"), Resign(), won.version))
+    live = start_game(alice, carol, rated=False)
+    client.force_login(alice)
+
+    def found(q: str) -> set:
+        page = client.get(reverse("my_games"), {"q": q}).content.decode()
+        _, _, rows = page.partition('<table class="list" data-testid="my-games">')
+        rows = rows.partition("</table>")[0]
+        return {g for g in (resigned, won, live) if f"/games/{g.uuid}/" in rows}
+
+    assert found("resigned") == {resigned, won}
+    assert found("lost") == {resigned}
+    assert found("won") == {won}
+    assert found("carol") == {won, live}
+    assert found("live") == {live}
+    assert found("invasion") == set()
 
 
 def test_my_games_say_a_result_as_the_lobby_does(client, game, players):
@@ -89,6 +165,18 @@ def test_my_games_say_a_result_as_the_lobby_does(client, game, players):
     client.force_login(alice)
     mine = client.get(reverse("my_games")).content.decode()
     assert "aborted: no result" in mine and "opening turn" not in mine
+
+
+def test_an_aborted_game_is_not_called_annulled_on_a_profile():
+    """The registry keeps an aborted game (R37) with the status annulled: the profile said
+    "annulled" where the game page and the player's list say it was aborted."""
+    from types import SimpleNamespace
+
+    from play.templatetags.talu_words import result_words
+    aborted = SimpleNamespace(status="annulled", winner="", reason="aborted", live=None)
+    assert result_words(aborted) == "aborted: no result"
+    annulled = SimpleNamespace(status="annulled", winner="I", reason="invasion", live=None)
+    assert result_words(annulled) == "annulled"
 
 
 def test_the_demo_game_is_real_play(client):

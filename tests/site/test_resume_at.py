@@ -17,6 +17,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from play.commands import arbiter as arbiter_commands
@@ -24,9 +25,13 @@ from play.commands.path import Submission, store
 from play.games.clock import ms
 from play.games.protocol import PlayStep, Resume, player
 from play.lifecycle import start_game
+from play.lobby import mygames
 from play.models import Game, GameEvent
 from play.store import engines
 from play.worker import clocks
+from registry.events.models import Entry, Event, Pairing, Round
+from registry.models import AffiliatedBody
+from registry.services import player_of
 from tests.site.gameplay import race
 from tests.site.wsutil import connect, receive
 
@@ -95,6 +100,55 @@ def test_the_time_is_stored_shown_and_the_worker_resumes_then(players, make_user
     assert clocks.resume_due(when + timedelta(seconds=5)) == []  # once
     page = Client().get(f"/games/{game.uuid}/").content.decode()
     assert "play resumes at" not in page
+
+
+def _page(user, url: str) -> str:
+    c = Client()
+    c.force_login(user)
+    return c.get(url).content.decode()
+
+
+def test_every_list_of_a_players_games_shows_the_resumption_time(players, make_user):
+    """R38: an adjourned game's resumption time, set by the arbiter, is in every list where a
+    player finds their games: My games (in play, with how long until then, and the list of
+    all games), the lobby's "Your games" and, for an event's game, My pairings. The list in
+    play keeps a running clock first, then adjourned games by their time, untimed last."""
+    alice, bob, carol = players
+    game, _arbiter, when = _adjourned(players, make_user, 2 * 3600 + 300)
+    running = start_game(bob, alice, time_control="fischer 600+0")  # bob (I) to move
+    untimed = start_game(carol, alice)  # carol to move
+    shown = f'resumes at <time datetime="{game.resume_at.isoformat()}">{when:%Y-%m-%d %H:%M} UTC'
+    for user in (alice, bob):
+        rows = mygames.my_games(user)
+        mine = next(m for m in rows if m.game.pk == game.pk)
+        assert (mine.adjourned, mine.your_turn, mine.left) == (True, False, None)
+        assert mine.resumes_in_text in ("2 h 4 min", "2 h 5 min")
+        page = _page(user, reverse("my_games"))
+        in_play = page[page.index('id="my-games-in-play"'):page.index('id="h-all"')]
+        row = next(r for r in in_play.split('data-testid="my-game"')[1:]
+                   if str(game.uuid) in r)
+        assert "adjourned · " in row and shown in row and "<td>in 2 h" in row
+        everything = page[page.index('id="h-all"'):]
+        assert everything.count(shown) == 1  # the list of all games, on the game's line
+        assert shown in _page(user, reverse("lobby"))
+    assert [m.game.pk for m in mygames.my_games(alice)] == [running.pk, game.pk, untimed.pk]
+    # nobody else's list shows it, and a game with no time set shows none
+    assert "resumes at" not in _page(carol, reverse("my_games"))
+    # an event's game: My pairings shows it beside the link to the game
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-ADJ", name="Adjourning club")
+    event = Event.objects.create(body=body, name="Club night", time_control="fischer 600+0")
+    rnd = Round.objects.create(event=event, number=1, state=Round.STARTED)
+    white, black = (Entry.objects.create(event=event, player=player_of(u),
+                                         key=player_of(u).player_id, name=u.username)
+                    for u in (alice, bob))
+    Pairing.objects.create(round=rnd, board=1, white=white, black=black, game=game)
+    for user in (alice, bob):
+        assert shown in _page(user, reverse("my_pairings"))
+    # resumed: the time is gone from every list
+    clocks.resume_due(when + timedelta(seconds=1))
+    for url in (reverse("my_games"), reverse("lobby"), reverse("my_pairings")):
+        assert "resumes at" not in _page(alice, url)
+    assert next(m for m in mygames.my_games(bob) if m.game.pk == game.pk).your_turn
 
 
 def test_two_workers_racing_resume_once(players, make_user):

@@ -13,7 +13,7 @@ from .decisions import ArbiterDecision, decision_from_dict, turn_label
 from .errors import GameOverError, IllegalStepError, SquareError, StepFormatError, TaluError
 from .invasion import can_remove_all_invaders
 from .notation import turn_body
-from .outcome import SIDES, Outcome, Side, Termination
+from .outcome import SIDES, Outcome, Side, Termination, describe
 from .steps import CAPTURE, END, EXIT, KINDS, MOVE, PASS, Step
 from .turn import IStep, TurnState
 from .variants import Variant, get_variant
@@ -302,10 +302,11 @@ class TaluGame:
             self._finish_turn()
 
     def _outcome_text(self) -> str:
+        """The result in the words every page uses ("Dark won: light resigned"), not the
+        side letters ("I won by decision": "I" read as the pronoun, issue 24)."""
         o = self.outcome
         assert o is not None
-        who = f"{o.winner.value} won" if o.winner else "no winner"
-        return f"{who} by {o.reason.value}"
+        return describe(o.winner, o.reason, o.detail)
 
     # --- arbiter and off-board decisions ------------------------------------------------------
     def _last_label(self) -> str:

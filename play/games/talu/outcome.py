@@ -96,6 +96,9 @@ def describe(winner: Side | str | None, reason: Termination | str, detail: str =
     loser = side_name("O" if str(winner) == "I" else "I") if w else ""
     reason = str(reason)
     detail = (detail or "").strip()
+    if reason == "aborted":  # R37: no result at all, not a null game
+        return "Game aborted" + (f": {_words(detail)}" if detail else "") + \
+            " (no result, no rating change)"
     if not w:
         if detail == "arbiter":
             return "Null game: the arbiter declared it null"

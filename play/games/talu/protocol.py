@@ -84,6 +84,7 @@ from .adjournment import Sessions
 from .errors import GameOverError, IllegalStepError, StepFormatError, TaluError
 from .game import TaluGame
 from .outcome import Side, side_name
+from .outcome import describe as describe_outcome
 from .steps import Step
 from .stgn import write_stgn
 from .variants import VARIANTS
@@ -434,6 +435,7 @@ class TaluRules:
             outcome["cause"] = ABORTED if state.aborted else state.cause
             if state.aborted:
                 outcome["reason"], outcome["winner"] = ABORTED, None
+                outcome["text"] = describe_outcome(None, ABORTED, outcome.get("detail", ""))
         return snap
 
     def side_to_move(self, state: TaluState) -> str:

@@ -14,7 +14,7 @@ from tests.site.livesite import manage, running_site
 
 PASSWORD = "talu-demo-2024"  # play/management/commands/demo_data.py
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}  # a laptop, as the issue tried it
 VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 
 
@@ -36,7 +36,8 @@ class Site:
             f"    u.set_password({PASSWORD!r}); u.save()\n")
 
     def game(self, light: str = "alice", dark: str = "bob", steps=(), variant: str = "standard",
-             rated: bool = False, resign: str | None = None) -> str:
+             rated: bool = False, resign: str | None = None,
+             time_control: str = "untimed") -> str:
         """A new game between ``light`` and ``dark`` with ``steps`` ((side, step dict) or
         (side, "end"/"pass")) played through the command path; its uuid."""
         plan = [(side, {"kind": s} if isinstance(s, str) else s) for side, s in steps]
@@ -47,7 +48,7 @@ class Site:
             "from play.games.protocol import PlayStep, Resign, player\n"
             "U = get_user_model()\n"
             f"g = start_game(U.objects.get(username={light!r}), U.objects.get(username={dark!r}),"
-            f" variant={variant!r}, rated={rated!r})\n"
+            f" variant={variant!r}, rated={rated!r}, time_control={time_control!r})\n"
             f"for side, step in {json.dumps(plan)}:\n"
             "    g.refresh_from_db()\n"
             "    r = execute(Submission(g.uuid, player(side), PlayStep(step), g.version))\n"
@@ -64,6 +65,21 @@ def newcomer_site(tmp_path_factory):
     with running_site(tmp) as base:
         manage(tmp, "demo_data")
         yield Site(base, tmp)
+
+
+@pytest.fixture
+def ctx(browser):
+    """``ctx(viewport)``: a new browser context of that size, closed after the test."""
+    contexts = []
+
+    def make(viewport):
+        c = browser.new_context(viewport=viewport)
+        contexts.append(c)
+        return c
+
+    yield make
+    for c in contexts:
+        c.close()
 
 
 def login(page, site: Site, name: str) -> None:

@@ -45,19 +45,6 @@ def steps_of(stgn: str) -> list:
 FIRST_CAPTURES = "\n".join(SAMPLE_STGN.splitlines()[:8]) + "\n"
 
 
-@pytest.fixture
-def ctx(browser, request):
-    contexts = []
-
-    def make(viewport):
-        c = browser.new_context(viewport=viewport)
-        contexts.append(c)
-        return c
-
-    yield make
-    for c in contexts:
-        c.close()
-
 
 def open_game(ctx, site, viewport, user, game):
     page = ctx(viewport).new_page()
@@ -167,7 +154,7 @@ def test_a_pass_that_would_null_the_game_is_confirmed(newcomer_site, ctx, viewpo
     move = {"kind": "move", "from": "A2", "to": "A3"}
     game = newcomer_site.game(steps=[("I", move), ("I", "end"), ("O", "pass"), ("I", "pass")])
     page = open_game(ctx, newcomer_site, viewport, "bob", game)  # bob plays dark
-    expect(page.locator("#passes")).to_contain_text("light 1, dark 1")
+    expect(page.locator("#passes")).to_contain_text("light 1, dark 1; both sides together 2")
     page.click("#pass")
     expect(page.locator("#confirm-pass")).to_contain_text("null game, with no winner")
     page.click("#confirm-pass-no")
@@ -217,6 +204,40 @@ def test_a_click_right_after_a_drag_is_not_ignored(newcomer_site, ctx, viewport)
     expect(page.locator('[data-square="C2"]')).to_have_class(re.compile(r"\bselected\b"))
     page.click('[data-square="C3"]')
     wait_until(lambda: version(page) == 2, what="the clicked step")
+
+
+def test_a_tap_right_after_a_touch_drag_is_not_ignored(newcomer_site, browser):
+    """Finding 5 with a finger: a touch drag ends without any click, so a flag waiting for
+    "the drag's click" swallowed the next tap."""
+    from playwright.sync_api import expect
+
+    game = newcomer_site.game()
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        login(page, newcomer_site, "alice")
+        page.goto(f"{newcomer_site.base}/games/{game}/")
+        live(page)
+        cdp = context.new_cdp_session(page)
+
+        def center(sq: str) -> tuple[float, float]:
+            box = page.locator(f'[data-square="{sq}"]').bounding_box()
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+        (x1, y1), (x2, y2) = center("A2"), center("A3")
+        touch = "Input.dispatchTouchEvent"
+        cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x1, "y": y1}]})
+        for i in range(1, 6):
+            cdp.send(touch, {"type": "touchMove", "touchPoints": [
+                {"x": x1 + (x2 - x1) * i / 5, "y": y1 + (y2 - y1) * i / 5}]})
+        cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+        wait_until(lambda: version(page) == 1, what="the dragged step")
+        page.tap('[data-square="C2"]')
+        expect(page.locator('[data-square="C2"]')).to_have_class(re.compile(r"\bselected\b"))
+        page.tap('[data-square="C3"]')
+        wait_until(lambda: version(page) == 2, what="the tapped step")
+    finally:
+        context.close()
 
 
 # 6 -----------------------------------------------------------------------------------------
@@ -294,7 +315,7 @@ def test_spectators_and_finished_games_show_no_player_controls(newcomer_site, ct
     expect(watcher.locator("#status")).to_have_text("Light to move")
     done = newcomer_site.game(resign="I")
     player = open_game(ctx, newcomer_site, viewport, "alice", done)
-    for sel in ("#controls", "#board-hint", "#end-turn", "#pass"):
+    for sel in ("#controls", "#board-hint", "#end-turn", "#pass", "#sound"):
         expect(player.locator(sel)).to_be_hidden()
     expect(player.locator("#conn")).to_have_text("finished")
     expect(player.locator("#result")).to_have_text("Dark won: light resigned")

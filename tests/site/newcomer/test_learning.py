@@ -14,19 +14,6 @@ from tests.site.newcomer.conftest import VIEWPORTS, live, login, version, wait_u
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def ctx(browser):
-    contexts = []
-
-    def make(viewport):
-        c = browser.new_context(viewport=viewport)
-        contexts.append(c)
-        return c
-
-    yield make
-    for c in contexts:
-        c.close()
-
 
 def piece(page, sq: str) -> str:
     return page.get_attribute(f'#board [data-square="{sq}"]', "data-piece")
@@ -132,12 +119,19 @@ def test_a_live_game_reviewed_while_it_goes_on(newcomer_site, ctx, viewport):
     login(page, newcomer_site, "alice")
     page.goto(f"{newcomer_site.base}/games/{game}/")
     live(page)
+    forward = [page.locator(s) for s in ("#rv-next", "#rv-next-turn", "#rv-live")]
+    for b in forward:  # nothing ahead of the game itself: they did nothing, silently
+        expect(b).to_be_disabled()
     page.click("#rv-start")
     wait_until(lambda: piece(page, "A2") == "I" and piece(page, "A3") == "", what="opening")
+    for b in forward:
+        expect(b).to_be_enabled()
     page.click('[data-square="B2"]')  # reviewing: the board plays nothing
     assert version(page) == 1
     page.click("#rv-live")
     expect(page.locator("#game")).to_have_attribute("data-reviewing", "")
+    for b in forward:
+        expect(b).to_be_disabled()
     page.click('[data-square="B2"]')
     page.click('[data-square="B3"]')
     wait_until(lambda: version(page) == 2, what="a step after the review")
@@ -160,6 +154,44 @@ def test_your_turn_is_in_the_tab_title(newcomer_site, ctx, viewport):
     alice.click("#pass")
     wait_until(lambda: bob.title().startswith("● Your turn"), what="bob's title")
     assert "Your turn" not in alice.title()
+
+
+# Counts the tones the page plays (an AudioContext's oscillators started), for the test below.
+COUNT_TONES = """
+window.__tones = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const o = super.createOscillator(), start = o.start.bind(o);
+    o.start = (...a) => { window.__tones += 1; return start(...a); };
+    return o;
+  }
+};
+"""
+
+
+@VIEWPORTS
+def test_an_optional_sound_when_the_turn_comes(newcomer_site, ctx, viewport):
+    """Off by default; once ticked it is remembered, and the page sounds when the opponent's
+    turn ends and ours begins, not before."""
+    move = {"kind": "move", "from": "A2", "to": "A3"}
+    game = newcomer_site.game(steps=[("I", move), ("I", "end")])  # bob (dark) to move
+    alice, bob = ctx(viewport).new_page(), ctx(viewport).new_page()
+    alice.add_init_script(COUNT_TONES)
+    login(alice, newcomer_site, "alice")
+    login(bob, newcomer_site, "bob")
+    for p in (alice, bob):
+        p.goto(f"{newcomer_site.base}/games/{game}/")
+        live(p)
+    assert not alice.is_checked("#sound")
+    alice.check("#sound")
+    alice.reload()  # remembered
+    live(alice)
+    assert alice.is_checked("#sound")
+    assert alice.evaluate("() => window.__tones") == 0
+    bob.click("#pass")
+    wait_until(lambda: alice.title().startswith("● Your turn"), what="alice's turn")
+    wait_until(lambda: alice.evaluate("() => window.__tones") == 1, what="the tone")
 
 
 @VIEWPORTS

@@ -36,6 +36,7 @@ class Choice:
     level: int
     resign: bool = False
     turns: int = 0  # whole turns (distinct end positions) the search generated
+    cpu: float = 0.0  # CPU seconds of the searching thread (``seconds`` is real time)
 
     @property
     def proven_win(self) -> bool:
@@ -67,24 +68,28 @@ def history_of(game: TaluGame) -> History:
 
 
 def choose_turn(game: TaluGame, level: int | Level = DEFAULT_LEVEL, seed: int | None = None,
-                nodes: int | None = None, seconds: float | None = None) -> Choice:
+                nodes: int | None = None, seconds: float | None = None,
+                wall: float | None = None) -> Choice:
     """The computer's turn at ``level`` for the side to move of ``game`` (not changed).
 
-    ``seed`` makes the lower levels' randomness repeatable; ``nodes`` and ``seconds`` override
-    the level's budget (tests, benchmarks; ``seconds=0``: no time cap). Under the honor rule
-    the budget is at least ``HONOR_NODES``. Raises ValueError when the game is over.
+    ``seed`` makes the lower levels' randomness repeatable; ``nodes`` and ``seconds`` (CPU
+    seconds of the searching thread) override the level's budget (tests, benchmarks;
+    ``seconds=0``: no CPU cap); ``wall``: a cap in real seconds as well (a clock's hard limit,
+    R36). Under the honor rule the budget is at least ``HONOR_NODES``. Raises ValueError when
+    the game is over.
     """
     lv = level if isinstance(level, Level) else get_level(level)
     if game.outcome is not None:
         raise ValueError("the game is over: there is no turn to play")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     limit = nodes or lv.nodes
     if game.turn.honor & game.turn.op:
         limit = max(limit, HONOR_NODES)
-    budget = Budget(limit, seconds if seconds is not None else lv.seconds)
+    budget = Budget(limit, seconds if seconds is not None else lv.seconds, wall)
     rng = random.Random(seed)
     result: Result = Search(lv, rng, budget).run(game.turn.copy(), history_of(game))
     steps = [game._to_step(s) for s in result.steps]
     resign = lv.resigns and (result.score <= -WIN // 2 or result.score <= -lv.resign_margin)
     return Choice(steps, result.score, result.nodes, result.depth,
-                  time.perf_counter() - started, lv.number, resign, budget.turns)
+                  time.perf_counter() - started, lv.number, resign, budget.turns,
+                  time.thread_time() - cpu)

@@ -8,8 +8,10 @@ turn (``evaluate``), a finished game by ``judge`` (R11), a win sooner scoring hi
 At the root the search also looks for an immediate win first (``find_win``), weighs the
 passing conventions the game's history makes dangerous (R12-R14: a turn that repeats a
 position or, for a warned player, engages nothing counts as a pass; a third one forfeits or
-nulls the game), and adds the level's noise. When the budget runs out mid-iteration, the last
-completed iteration's choice stands, or the best of the candidates the interrupted one reached.
+nulls the game), and adds the level's noise. At the levels that slip, a turn is now and then
+walked at random instead of searched (``Level.slip``, after the look for a win at hand).
+When the budget runs out mid-iteration, the last completed iteration's choice stands, or the
+best of the candidates the interrupted one reached.
 """
 
 from __future__ import annotations
@@ -135,6 +137,15 @@ class Search:
             win = find_win(root.copy(), self.budget, max(WIN_NODES, lv.nodes // WIN_SEARCH_SHARE))
             if win is not None:
                 return Result(_turn_steps(win, start), WIN, self.budget.nodes, 1, 1)
+        if lv.slip and not root.honor & root.op and self.rng.random() < lv.slip:
+            # The level's slip (levels.py): this turn is not searched but walked at random,
+            # step by step among the legal steps, like a beginner's; a win at hand was
+            # already taken above, and the honor rule (R10) is always answered by the search.
+            # Not a turn that would count as a pass for the second time running (R12).
+            fin = _random_walk(root.copy(), self.rng)
+            if fin.used and not (history.own_passes and counts_as_pass(fin, history)):
+                self.budget.afford(len(fin.steps) - start)  # the states the walk visited
+                return Result(_turn_steps(fin, start), 0, self.budget.nodes, 0, 0)
         cands = generate(root.copy(), lv.root_width, self.budget, soft=True)
         if not cands:
             steps: list[IStep] = [(PASS, -1, -1)] if root.used == 0 else [(END, -1, -1)]
@@ -206,6 +217,22 @@ class Search:
 
 def _is_terminal_null(fin: TurnState, history: History) -> bool:
     return history.game_passes >= 2 and counts_as_pass(fin, history)
+
+
+def _random_walk(st: TurnState, rng: random.Random) -> TurnState:
+    """A random legal turn from ``st``: random steps (never a pass, R12) until it ends."""
+    while True:
+        steps = [s for s in st.legal() if s[0] not in (END, PASS)]
+        if st.chain < 0 and st.used:
+            steps.append((END, -1, -1))
+        if not steps:
+            return st
+        kind, a, b = rng.choice(steps)
+        if kind == END:
+            return st
+        st.apply(kind, a, b)
+        if st.used >= st.v.steps and st.chain < 0:
+            return st
 
 
 def _turn_steps(fin: TurnState, start: int) -> list[IStep]:

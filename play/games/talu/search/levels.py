@@ -2,23 +2,50 @@
 
 A *node* is one step state the search visits (a step applied to a copy of a turn in progress)
 or one exact R10 check; the node budget is the search's real limit (deterministic, so a test
-can hold a level to it). ``seconds`` is a safety cap for a loaded machine: the search stops at
-whichever comes first. The budgets below were chosen so that on one core of a 2020s laptop
-(about 60-90 thousand nodes a second, BENCHMARKS.md) level 8 answers in a few seconds in the
-standard variant; the larger boards spend the same nodes and see less of the tree.
+can hold a level to it). ``seconds`` are CPU seconds of the searching thread, a cap for a slow
+or busy machine (a level searches as much under load, only more slowly); the search stops at
+whichever comes first, and its real time has a cap of its own (``wall_seconds``). The budgets
+were chosen so that on one core of a 2020s laptop (about 40-60 thousand nodes a second,
+BENCHMARKS.md) level 8 answers in a few seconds in the standard variant; the larger boards
+spend the same nodes and see less of the tree.
 
-| level | depth (own turns + replies) | beam root/inner | nodes | noise | seconds | leaf wins |
-|---|---|---|---|---|---|---|
-| 1 | 1          | 4 / -   | 3 000   | 90 | 1  | - |
-| 2 | 1 + safety | 8 / -   | 6 000   | 45 | 1  | - |
-| 3 | 2 | 6 / 3   | 12 000  | 20 | 2  | - |
-| 4 | 2 | 10 / 4  | 25 000  | 6  | 3  | 150 |
-| 5 | 2 | 14 / 6  | 50 000  | 2  | 4  | 200 |
-| 6 | 2 | 18 / 8  | 100 000 | 0  | 6  | 300 |
-| 7 | 2 | 24 / 8  | 180 000 | 0  | 8  | 300 |
-| 8 | 2 | 32 / 12 | 300 000 | 0  | 10 | 400 |
+The ladder is spaced by design, as lichess spaces its levels (Stockfish's skill, depth and
+time): each level pairs a *search* (depth, beams, nodes, leaf wins) with a *slip*, the chance
+that a turn is not searched at all but walked at random, step by step, like a beginner's. The
+search alone gives a ladder that goes flat at the top (wider beams and more nodes than level
+8's measured no stronger, BENCHMARKS.md) and close steps lower down (a one-turn search with
+safety, two turns, two with leaf wins); the slip makes each rung a clear step: level 8 never
+slips, and each level below slips more or searches less than the one above. Measured
+(BENCHMARKS.md, ``bench_computer.py ladder``, 100 games a rung): level 1 beats a random mover
+98 %, each level against the one below scores 64, 66, 47, 74, 69, 63, 71 % (rungs 2-8): level
+4 is not above level 3 yet, and rungs 2 and 7 are a point or two short of 65 %.
 
-*Leaf wins* (levels 4-8): each leaf of the tree (a reply of the opponent) is also checked for
+| level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
+|---|---|---|---|---|---|---|---|
+| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 65 % | 1 |
+| 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 50 % | 1 |
+| 4 | 2          | 6 / 3   | 12 000  | 20  | -   | 25 % | 2 |
+| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 25 % | 3 |
+| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
+| 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
+| 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | -    | 8 |
+
+Level 1 is a beginner who moves at random but never misses a win at hand and always answers
+the honor rule; level 2 searches its own turn (noisily) a third of the time; level 3 half the
+time, with safety (no turn after which the reply wins at once); level 4 is the first to search
+two turns (its own and every reply); level 5 adds the leaf wins; levels 6-8 widen the search,
+level 7 slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
+measured too close). On one core of this machine at a load of 15 (BENCHMARKS.md) level 8 took
+0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends before its node budget.
+
+A slip is never made under the honor rule (R10: the search answers it whenever it can), never
+instead of a win at hand (looked for first, below), and never a turn that would count as a pass
+a second time running (R12). A slip costs almost nothing, so the lower levels also answer
+sooner. Level 8 is the top: 32/12 beams with 300 000 nodes and a search three turns deep were
+both measured no stronger than 24/8 (BENCHMARKS.md), so level 8 spends its few seconds there.
+
+*Leaf wins* (levels 5-8): each leaf of the tree (a reply of the opponent) is also checked for
 the mover's immediate win next turn (``find_win`` with that many nodes, ``Search.loses_at_once``)
 before its static score is believed: an invasion race is decided by a walk to the goal row
 through a gap the reply left, which a static score only guesses at. It is the third turn looked
@@ -29,9 +56,10 @@ optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to leve
 BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
 beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
 
-*Safety* (level 2): the one-turn search also rejects a turn after which the opponent has an
-immediate win (``find_win`` on the reply). From level 3 on, every node of the tree first looks
-for the side to move's immediate win (``INNER_WIN_NODES``), which the beam could miss.
+*Safety* (level 3): the one-turn search also rejects a turn after
+which the opponent has an immediate win (``find_win`` on the reply). From level 4 on, every
+node of the tree first looks for the side to move's immediate win (``INNER_WIN_NODES``), which
+the beam could miss.
 
 Every level first spends up to ``WIN_NODES`` (or a tenth of its budget, if more) looking for a turn
 that wins at once (``turns.find_win``): a beginner misjudges, but never misses a win at hand.
@@ -41,12 +69,14 @@ An honor turn gets at least ``HONOR_NODES`` nodes at every level (below).
 most ``1/CLOCK_SHARE`` of the time the computer has left beyond ``CLOCK_RESERVE`` (kept back for
 the delivery of its steps and a loaded machine), plus most of the increment, and never more than
 a quarter of it. So at 3+2 level 8 may think about 7 s a turn early on (its node budget usually
-ends the search sooner) and less as its clock runs down: the computer does not lose on time in
-normal play.
+ends the search sooner) and less as its clock runs down, and its real time is capped at a third
+of what is left beyond the reserve (``wall_seconds``): the computer does not lose on time in
+normal play, even when the pool's processes (``SCHED_IDLE``) are starved by a busy machine.
 
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
-turn's score at the root: a beginner's misjudgement. Levels 6-8 resign a lost position (R15
-``decision``) when the search proves a loss or sees itself ``resign_margin`` pieces down.
+turn's score at the root: a beginner's misjudgement (level 1's 250 picks nearly at random among
+the turns its beam found). Levels 6-8 resign a lost position (R15 ``decision``) when the
+search proves a loss or sees itself ``resign_margin`` pieces down.
 """
 
 from __future__ import annotations
@@ -62,24 +92,25 @@ class Level:
     inner_width: int  # the same below the root
     nodes: int  # the node budget
     noise: int  # random spread added to root scores (centipieces)
-    seconds: float  # safety cap on wall-clock time
+    seconds: float  # cap on the search's CPU seconds (its real time: ``wall_seconds``)
     safety: bool = False  # depth 1 only: reject turns that allow an immediate win
     resigns: bool = False
     resign_margin: int = 600  # centipieces down (after search) at which a resigning level gives up
     leaf_wins: int = 0  # nodes per leaf for the next mover's immediate win (0: not looked for)
+    slip: float = 0.0  # chance that a turn is picked at random among the sane ones (a slip)
 
 
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 1, 4, 4, 3_000, 90, 1.0),
-        Level(2, 1, 8, 4, 6_000, 45, 1.0, safety=True),
-        Level(3, 2, 6, 3, 12_000, 20, 2.0),
-        Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
-        Level(5, 2, 14, 6, 50_000, 2, 4.0, leaf_wins=200),
-        Level(6, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300),
-        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
-        Level(8, 2, 32, 12, 300_000, 0, 10.0, resigns=True, leaf_wins=400),
+        Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
+        Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.65),
+        Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.5),
+        Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.25),
+        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
+        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
+        Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
+        Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
     )
 }
 
@@ -98,6 +129,8 @@ CLOCK_SHARE = 30
 INCREMENT_SHARE = 0.8  # ... plus this share of the increment it gets back at the turn's end,
 CLOCK_RESERVE = 1.5  # seconds never thought away (the steps' delivery, a loaded machine),
 MIN_THINK = 0.05  # and at least this (the search returns its best so far when time is up).
+WALL_FACTOR = 2.0  # a search's real time: at most twice its CPU seconds, plus
+WALL_EXTRA = 0.5  # this (its replay, a busy moment), and on a clock a third of the spare time.
 
 
 def clock_seconds(level: Level, left: float, increment: float = 0.0,
@@ -111,6 +144,19 @@ def clock_seconds(level: Level, left: float, increment: float = 0.0,
         return MIN_THINK
     share = spare / CLOCK_SHARE + INCREMENT_SHARE * increment
     return max(MIN_THINK, min(level.seconds, share, spare / 4))
+
+
+def wall_seconds(thinking: float, left: float | None = None,
+                 reserve: float = CLOCK_RESERVE) -> float:
+    """The real seconds a search may take at most (``Budget``'s ``wall``) when it may think
+    ``thinking`` seconds of CPU: ``WALL_FACTOR`` times that (a loaded machine gives the pool's
+    processes only the CPU nobody else wants), and on a clock with ``left`` seconds never more
+    than a third of what is left beyond the reserve (R36: the computer never thinks its time
+    away, however starved; the worker's guard covers a search that cannot even start)."""
+    wall = WALL_FACTOR * thinking + WALL_EXTRA
+    if left is not None:
+        wall = min(wall, max(MIN_THINK, (left - reserve) / 3))
+    return wall
 
 
 def get_level(number: int) -> Level:

@@ -39,22 +39,31 @@ class BudgetExhausted(Exception):
 
 
 class Budget:
-    """Nodes spent, against a limit and a wall-clock safety cap checked every 512 nodes."""
+    """Nodes spent, against a limit and two time caps checked every 512 nodes: ``seconds`` of
+    the thread's own CPU (a level thinks as much on a busy machine as on a quiet one, only
+    more slowly: the pool's processes get the CPU nobody else wants) and ``wall`` seconds of
+    real time (the clock's hard limit, R36: however starved, the search stops by then)."""
 
-    __slots__ = ("deadline", "limit", "nodes", "turns")
+    __slots__ = ("cpu_deadline", "deadline", "limit", "nodes", "turns")
 
-    def __init__(self, limit: int, seconds: float | None = None) -> None:
+    def __init__(self, limit: int, seconds: float | None = None,
+                 wall: float | None = None) -> None:
         self.limit = limit
         self.nodes = 0
         self.turns = 0  # whole turns generated (distinct end positions), for the benchmarks
-        self.deadline = time.monotonic() + seconds if seconds else None
+        self.cpu_deadline = time.thread_time() + seconds if seconds else None
+        self.deadline = time.monotonic() + wall if wall else None
+
+    def _late(self) -> bool:
+        return ((self.cpu_deadline is not None and time.thread_time() > self.cpu_deadline)
+                or (self.deadline is not None and time.monotonic() > self.deadline))
 
     @property
     def exhausted(self) -> bool:
         if self.nodes >= self.limit:
             return True
-        if self.deadline is not None and not self.nodes & 511:
-            return time.monotonic() > self.deadline
+        if not self.nodes & 511:
+            return self._late()
         return False
 
     def afford(self, n: int) -> bool:
@@ -67,9 +76,7 @@ class Budget:
     def spend(self, n: int = 1) -> None:
         """Count ``n`` nodes, or raise BudgetExhausted (counting none) when they would go
         beyond the budget or the time is up: the count never exceeds the limit."""
-        if self.nodes + n > self.limit or (
-                self.deadline is not None and not self.nodes & 511
-                and time.monotonic() > self.deadline):
+        if self.nodes + n > self.limit or (not self.nodes & 511 and self._late()):
             raise BudgetExhausted
         self.nodes += n
 
