@@ -66,6 +66,11 @@ def test_the_ladder_slips_less_as_it_rises_and_level_8_never() -> None:
     assert LEVELS[8].slip == 0 and LEVELS[1].slip > 0.9
     assert [LEVELS[n].slip for n in (1, 2, 3)] == sorted((LEVELS[n].slip for n in (1, 2, 3)),
                                                          reverse=True)
+    # The rungs measured (BENCHMARKS.md): level 4 is the first with the leaf wins (the step over
+    # level 3's one-turn search with safety; a two-turn search without them was no step), and
+    # level 5 is level 4's search without the slip.
+    assert all(LEVELS[n].leaf_wins for n in range(4, 9)) and not LEVELS[3].leaf_wins
+    assert replace(LEVELS[4], number=5, slip=0.0) == LEVELS[5] and LEVELS[4].slip > 0
     low = {tuple(choose_turn(game, 1, seed=s, seconds=0).steps) for s in range(12)}
     top = {tuple(choose_turn(game, 8, seed=s, nodes=20_000, seconds=0).steps) for s in range(3)}
     assert len(low) > 6 and len(top) == 1

@@ -14,19 +14,20 @@ time): each level pairs a *search* (depth, beams, nodes, leaf wins) with a *slip
 that a turn is not searched at all but walked at random, step by step, like a beginner's. The
 search alone gives a ladder that goes flat at the top (wider beams and more nodes than level
 8's measured no stronger, BENCHMARKS.md) and close steps lower down (a one-turn search with
-safety, two turns, two with leaf wins); the slip makes each rung a clear step: level 8 never
+safety, two turns, two with leaf wins); the slip spaces them where it can: level 8 never
 slips, and each level below slips more or searches less than the one above. Measured
 (BENCHMARKS.md, ``bench_computer.py ladder``, 100 games a rung): level 1 beats a random mover
-98 %, each level against the one below scores 64, 66, 47, 74, 69, 63, 71 % (rungs 2-8): level
-4 is not above level 3 yet, and rungs 2 and 7 are a point or two short of 65 %.
+98 %, each level against the one below scores 64, 66, 71, 53, 71, 63, 71 % (rungs 2-8): the
+search family spans about seven rungs of 65 %, so rungs 2, 5 (level 5 is level 4 without the
+slip) and 7 stay below it; more span needs a stronger top search.
 
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|
 | 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
 | 2 | 1          | 4 / -   | 3 000   | 250 | -   | 65 % | 1 |
 | 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 50 % | 1 |
-| 4 | 2          | 6 / 3   | 12 000  | 20  | -   | 25 % | 2 |
-| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | 25 % | 3 |
+| 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | 25 % | 3 |
+| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | -    | 3 |
 | 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
 | 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
 | 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | -    | 8 |
@@ -34,10 +35,12 @@ slips, and each level below slips more or searches less than the one above. Meas
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
 the honor rule; level 2 searches its own turn (noisily) a third of the time; level 3 half the
 time, with safety (no turn after which the reply wins at once); level 4 is the first to search
-two turns (its own and every reply); level 5 adds the leaf wins; levels 6-8 widen the search,
-level 7 slipping now and then (level 6 and 8 are each a clear step from it: the searches alone
-measured too close). On one core of this machine at a load of 15 (BENCHMARKS.md) level 8 took
-0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends before its node budget.
+two turns (its own and every reply), with the leaf wins (a two-turn search without them
+measured no better than level 3); level 5 is the same search without the slip; levels 6-8
+widen it, level 7 slipping now and then (level 6 and 8 are each a clear step from it: the
+searches alone measured too close). On one core of this machine at a load of 15
+(BENCHMARKS.md) level 8 took 0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends
+before its node budget.
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
@@ -45,16 +48,17 @@ a second time running (R12). A slip costs almost nothing, so the lower levels al
 sooner. Level 8 is the top: 32/12 beams with 300 000 nodes and a search three turns deep were
 both measured no stronger than 24/8 (BENCHMARKS.md), so level 8 spends its few seconds there.
 
-*Leaf wins* (levels 5-8): each leaf of the tree (a reply of the opponent) is also checked for
+*Leaf wins* (levels 4-8): each leaf of the tree (a reply of the opponent) is also checked for
 the mover's immediate win next turn (``find_win`` with that many nodes, ``Search.loses_at_once``)
 before its static score is believed: an invasion race is decided by a walk to the goal row
 through a gap the reply left, which a static score only guesses at. It is the third turn looked
 at, but only for a win at once, so it is not optimistic the way a full third turn was (below).
 
 Why not deeper: a search of three turns (own, reply, own) ends on the mover's own turn and is
-optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to level 5 (depth 2,
-BENCHMARKS.md), so the top levels look wider, not deeper. With the leaf check as well (16/6
-beams, 300 nodes a leaf) a three-turn level 8 still won only 1 of 6 games against level 7.
+optimistic (the last reply unseen): with 10/4 beams it lost 7 of 8 games to the two-turn
+search of 10/4 beams with leaf wins (BENCHMARKS.md), so the top levels look wider, not deeper.
+With the leaf check as well (16/6 beams, 300 nodes a leaf) a three-turn search still won only
+1 of 6 games against the two-turn search of 18/8 beams.
 
 *Safety* (level 3): the one-turn search also rejects a turn after
 which the opponent has an immediate win (``find_win`` on the reply). From level 4 on, every
@@ -106,8 +110,8 @@ LEVELS: dict[int, Level] = {
         Level(1, 1, 4, 4, 3_000, 250, 1.0, slip=0.95),
         Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.65),
         Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.5),
-        Level(4, 2, 6, 3, 12_000, 20, 2.0, slip=0.25),
-        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
+        Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
+        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
         Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
         Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
         Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
