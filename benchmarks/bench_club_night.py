@@ -250,8 +250,9 @@ def run_tree(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
            and not k.startswith("TALU_RATE_")}
     env.update(DATABASE_URL=f"sqlite:///{tmp / 'talu.sqlite3'}", TALU_KEYRING=str(tmp / "kr"),
                PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", LOG_LEVEL="WARNING",
-               # A bot club opens a challenge a minute per pair; people open fewer.
-               TALU_RATE_CHALLENGE="off")
+               # A bot club opens a challenge a minute per pair, all from this one address;
+               # people open fewer, from addresses of their own.
+               TALU_RATE_CHALLENGE="off", TALU_RATE_CHALLENGE_ADDRESS="off")
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=tree, env=env,
                    check=True, timeout=300)
     names = [f"club{k}{side}" for k in range(args.games) for side in "io"]

@@ -356,9 +356,12 @@ class Cluster:
             "TALU_KEYRING": str(self.workdir / "keyring"),
             "TALU_CHANNEL_PREFIX": f"talu-cluster-{os.getpid()}",
             "TALU_WS_HEARTBEAT": "1",
-            # Load and burst tests open thousands of sockets from this one address: the limit
-            # per address (talu_site/ratelimit.py) would refuse them; its tests are its own.
+            # Load and burst tests open thousands of sockets, and hundreds of players join pools
+            # and open challenges, from this one address: the limits per address
+            # (talu_site/ratelimit.py) would refuse them; their tests are their own.
             "TALU_RATE_WS_CONNECT": "off",
+            "TALU_RATE_POOL_JOIN_ADDRESS": "off",
+            "TALU_RATE_CHALLENGE_ADDRESS": "off",
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(self.root),
             "PYTHONUNBUFFERED": "1",
