@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from registry.events import hettlandic, services
+from registry.events import hettlandic, hettlandic_medals, services
 from registry.events.api import ERROR, EventView, Invalid, _raise, _user
 from registry.events.models import Event
 
@@ -52,7 +52,7 @@ class Answer(EventView):
         event = _event(event_id)
         data = request.data if isinstance(request.data, dict) else {}
         try:
-            champion = hettlandic.answer(_user(request), event, data.get("accept"))
+            champion = hettlandic_medals.answer(_user(request), event, data.get("accept"))
         except services.EventError as exc:
             _raise(exc)
         return Response({"key": champion.entry.key, "answer": champion.answer})
@@ -71,7 +71,7 @@ class StartPhaseTwo(EventView):
         if not isinstance(force, bool):
             raise Invalid("force is true or false")
         try:
-            hettlandic.start_phase_two(_user(request), event, force)
+            hettlandic_medals.start_phase_two(_user(request), event, force)
         except services.EventError as exc:
             _raise(exc)
         return Response(hettlandic.as_json(event), status=status.HTTP_201_CREATED)

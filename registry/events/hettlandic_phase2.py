@@ -10,7 +10,7 @@ co-champion who declines keeps the title and gets no award.
 Pure. The Swiss pairing and its tie-breaks are the event system's (R43, ``pairing/tiebreaks``:
 the medal event's own standings, so the awards cannot contradict its page); this module decides
 how many rounds there are, who plays, and the awards of a final ranking
-(``registry.events.hettlandic.final_ranking``).
+(``registry.events.hettlandic_medals.final_ranking``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_http_methods
 
-from registry.events import hettlandic, services
+from registry.events import hettlandic, hettlandic_medals, services
 from registry.events.models import Event
 from registry.events.pairing import tiebreaks
 
@@ -45,11 +45,11 @@ def act(request, event_id: int):
             hettlandic.close_phase_one(request.user, event)
             text = "Phase 1 is closed: ratings moved by the final coefficients (R45)."
         elif action in ("accept", "decline"):
-            hettlandic.answer(request.user, event, action == "accept")
+            hettlandic_medals.answer(request.user, event, action == "accept")
             text = ("You accepted phase 2." if action == "accept"
                     else "You declined phase 2; you keep the title.")
         elif action == "phase2":
-            medals = hettlandic.start_phase_two(request.user, event,
+            medals = hettlandic_medals.start_phase_two(request.user, event,
                                                 request.POST.get("force") == "on")
             if medals is not None:
                 messages.success(request, "Phase 2 has begun: pair its round 1.")

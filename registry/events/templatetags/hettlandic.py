@@ -10,6 +10,6 @@ register = template.Library()
 
 @register.inclusion_tag("events/_honours.html")
 def hettlandic_honours(player):
-    from registry.events.hettlandic import honours
+    from registry.events.hettlandic_medals import honours
 
     return {"honours": honours(player)}
