@@ -43,7 +43,7 @@ def my_games(request):
              .select_related("player_i", "player_o").order_by("-status", "-created"))
     # status "live" sorts after "finished": live games first.
     if q:
-        games = games.filter(_matching(q, user))
+        games = games.filter(mygames.search(q, user))
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for g in page.object_list:
@@ -58,32 +58,6 @@ def my_games(request):
     # searchable list of every game (issue 24).
     return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q,
                                                   "in_play": mygames.my_games(user)})
-
-
-def _matching(q: str, user) -> Q:
-    """The games a search names: by the opponent's name, the variant, or the result's words
-    as the list shows them ("won", "lost", "resigned", "time"...; the stored reason alone
-    said "decision" for a resignation, so a search for what the list reads found nothing)."""
-    found = (Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
-             | Q(variant__icontains=q) | Q(reason__icontains=q))
-    won = Q(player_i=user, winner="I") | Q(player_o=user, winner="O")
-    lost = Q(player_i=user, winner="O") | Q(player_o=user, winner="I")
-    words = set(q.lower().replace(":", " ").split())
-    if words & {"won", "win", "wins"}:
-        found |= won
-    if words & {"lost", "loss", "lose"}:
-        found |= lost
-    if words & {"null", "draw"}:
-        found |= Q(status=Game.FINISHED, winner__in=("-", "")) & ~Q(reason="aborted")
-    for word, cause in (("resign", "resignation"), ("time", "time"), ("left", "abandonment"),
-                        ("abort", "aborted")):
-        if any(w.startswith(word) for w in words):
-            found |= Q(cause=cause) | Q(reason=cause)
-    if words & {"live", "playing"}:
-        found |= Q(status=Game.LIVE)
-    if "freeplay" in words:
-        found |= Q(rated=False)
-    return found
 
 
 @login_required
