@@ -36,7 +36,7 @@ the deadline to the worker's clock round beginning (on the worker's loop, in old
 the flags decided (rows read, states, the pure core), ``append`` the one statement, ``finish``
 the outcomes made (the snapshot, the players block) until the announcement begins,
 ``publish`` the group send, ``deliver`` Redis to the listener. The functions timed are
-wrapped by name (``play.worker.loop``, ``play.worker.clock``, ``play.worker.clocks``,
+wrapped by name (``play.worker.loop``, ``play.worker.clock_thread``, ``play.worker.clocks``,
 ``play.store.log``), so the same script times an older tree's worker the same way.
 
 ``--sockets N`` also starts a daphne (``talu_site.asgi``, same database and Redis, no worker)
@@ -106,7 +106,7 @@ def install_trace(trace: dict[str, dict[str, float]]) -> None:
     ``trace[uuid][point]``. Rounds of the clock job run one at a time, so the round's own
     points (its start on the worker's loop, when it has one, and on its thread) are kept in
     ``cur`` and given to the games its query found. Works on the trees before and after the
-    clock's own thread (``play.worker.clock``): what a tree lacks is not wrapped."""
+    clock's own thread (``play.worker.clock_thread``): what a tree lacks is not wrapped."""
     import importlib
 
     from play.store import log as event_log
@@ -160,7 +160,7 @@ def install_trace(trace: dict[str, dict[str, float]]) -> None:
                 trace.setdefault(u, {}).update(append=t, appended=e)
 
     event_log.append_many = append_many
-    for name in ("play.worker.loop", "play.worker.clock"):
+    for name in ("play.worker.loop", "play.worker.clock_thread"):
         try:
             module = importlib.import_module(name)
         except ImportError:

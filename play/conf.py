@@ -112,7 +112,8 @@ def worker_batch() -> int:
 
 
 def clock_priority() -> int:
-    """Nice levels the worker's clock thread runs above its process (``play.worker.clock``)."""
+    """Nice levels the worker's clock thread runs above its process
+    (``play.worker.clock_thread``)."""
     return int(_number("TALU_CLOCK_PRIORITY", 10, 0))
 
 

@@ -153,8 +153,8 @@ Published = Callable[[list[tuple[Any, Outcome]]], None]
 def run_round(now: datetime | None = None, limit: int = 64, publish: Published | None = None
               ) -> tuple[list[tuple[Any, Outcome]], datetime | None]:
     """One round of the clock's jobs, as the worker's clock thread runs it
-    (``play.worker.clock``): the flags and the resumptions due at ``now`` stored, and the next
-    moment either job has work (None: none known; ``now``: more were due than one round
+    (``play.worker.clock_thread``): the flags and the resumptions due at ``now`` stored, and
+    the next moment either job has work (None: none known; ``now``: more were due than one round
     takes). ``publish`` is given what was stored as soon as it is: the flags after two
     statements (the due games, read whole, and the one append) and the players' block,
     before the round looks for anything else; then the resumptions. Idle, three indexed

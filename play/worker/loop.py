@@ -12,7 +12,7 @@ changes, ``delivery.announce_archived``).
 
 Three jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving, the
 computer's turns), the clock's (flags at their deadline, R37, on a thread of its own:
-``play.worker.clock``) and the pools' waves (R47), so that neither a flag nor a pairing waits
+``play.worker.clock_thread``) and the pools' waves (R47), so that neither a flag nor a pairing waits
 behind an archive's signatures.
 """
 
@@ -42,7 +42,7 @@ from play.live.delivery import (
 from play.lobby import pool
 from play.models import Game
 from play.worker import jobs, notices, outbox
-from play.worker.clock import ClockThread
+from play.worker.clock_thread import ClockThread
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The worker's clock on a thread of its own (``play.worker.clock``, R37: a flag at the exact
+"""The worker's clock on a thread of its own (``play.worker.clock_thread``, R37: a flag at the exact
 deadline, whatever else the machine does).
 
 Checked: a round publishes its flags as soon as they are stored, having read each due game
@@ -26,7 +26,7 @@ from play.lifecycle import start_game
 from play.models import Game
 from play.store import engines
 from play.worker import clocks
-from play.worker.clock import raise_priority
+from play.worker.clock_thread import raise_priority
 from play.worker.loop import start_embedded
 
 
