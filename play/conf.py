@@ -24,6 +24,16 @@ can be tuned without a settings change (the cluster tests shorten the heartbeat 
 ``TALU_WORKER_LEASE``        seconds a worker's claim on a job lasts (default 60): a worker
                              killed mid-job leaves it to another after this
 ``TALU_WORKER_BATCH``        jobs a worker claims in one round at most (default 16)
+``TALU_ARCHIVE_PROCESS``     ``true`` (default): a worker archives finished games (records, gpg
+                             signatures, tally, ratings) in a background process of its own
+                             (``play.worker.archiver``), so the archive's CPU and GIL never
+                             compete with the servers' steps nor the clock's thread; ``false``:
+                             on a thread of the worker (tests, tiny installations)
+``TALU_ARCHIVE_IDLE``        ``true``: that process runs under ``SCHED_IDLE`` (Linux), on CPU
+                             nothing else wants. Default true on PostgreSQL, false on SQLite,
+                             whose one write lock the archive holds while it writes: starved
+                             there, it would stall every step; it runs ``TALU_ARCHIVE_NICE``
+                             (default 10) lower than the worker instead
 ``TALU_WORKER_ALIVE_FILE``   a file the worker touches after every round, for a container's
                              health check (default none)
 ``TALU_CLOCK_PRIORITY``      nice levels the worker's clock thread runs above the rest of its
@@ -109,6 +119,32 @@ def worker_alive_file() -> str:
 def worker_batch() -> int:
     """Jobs one worker claims per round at most."""
     return int(_number("TALU_WORKER_BATCH", 16, 1))
+
+
+def _flag(name: str, default: bool) -> bool:
+    value = getattr(settings, name, None)
+    return env_bool(name, default) if value is None else bool(value)
+
+
+def archive_process() -> bool:
+    """Whether a worker archives in a background process of its own (``play.worker.archiver``)
+    rather than on one of its threads."""
+    return _flag("TALU_ARCHIVE_PROCESS", True)
+
+
+def archive_idle() -> bool:
+    """Whether the archive's process runs under ``SCHED_IDLE``. Not by default on SQLite: the
+    archive's transaction holds the database's only write lock (``transaction_mode``
+    IMMEDIATE), and a process the kernel starves while holding it makes every server's step
+    wait behind it (a priority inversion). On PostgreSQL it locks only its registry game and
+    the ratings' advisory lock, which no step takes."""
+    sqlite = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    return _flag("TALU_ARCHIVE_IDLE", not sqlite)
+
+
+def archive_niceness() -> int:
+    """How much lower than the worker the archive's process runs when not ``SCHED_IDLE``."""
+    return int(_number("TALU_ARCHIVE_NICE", 10, 0))
 
 
 def clock_priority() -> int:

@@ -30,7 +30,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from play import conf, gameview, lifecycle
+from play import conf, lifecycle
 from play.computer.mover import Mover
 from play.live import lobby as lobby_live
 from play.live.delivery import (
@@ -41,7 +41,7 @@ from play.live.delivery import (
 )
 from play.lobby import pool
 from play.models import Game
-from play.worker import jobs, notices, outbox
+from play.worker import archiver, jobs, notices
 from play.worker.clock_thread import ClockThread
 
 log = logging.getLogger(__name__)
@@ -49,28 +49,6 @@ log = logging.getLogger(__name__)
 
 def worker_id() -> str:
     return f"{socket.gethostname()[:30]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-
-
-def _archive_due(worker: str, lease: float) -> list[tuple[str, dict]]:
-    """Claim and run the due outbox rows; the (game uuid, metadata) of each game whose
-    subscribers all succeeded."""
-    done = []
-    for pk in outbox.claim(worker, lease, limit=conf.worker_batch()):
-        game = outbox.run(pk, worker)
-        if game is not None:
-            game = Game.objects.get(pk=game.pk)
-            done.append((str(game.uuid), gameview.game_meta(game)))
-    return done
-
-
-def _archive_due_in_thread(worker: str, lease: float) -> list[tuple[str, dict]]:
-    """``_archive_due`` on one of the loop's threads, whose connection may have gone stale
-    since its last round (Django's request cycle does this for views)."""
-    close_old_connections()
-    try:
-        return _archive_due(worker, lease)
-    finally:
-        close_old_connections()
 
 
 NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
@@ -143,7 +121,7 @@ def _jobs_in_thread() -> int:
 def run_due(worker: str | None = None) -> int:
     """Run every due job once, here and now, on the caller's connection (the demo data,
     tests); how many finished."""
-    return len(_archive_due(worker or worker_id(), conf.worker_lease()))
+    return len(archiver.archive_due(worker or worker_id(), conf.worker_lease()))
 
 
 class Worker:
@@ -184,6 +162,7 @@ class Worker:
             if listener is not None:
                 listener.cancel()
             await self.clock.stop()
+            archiver.shutdown()
 
     @staticmethod
     async def _job(wake: asyncio.Event, run: Callable[[], Awaitable[Any]],
@@ -216,9 +195,8 @@ class Worker:
         """One pass over the due outbox work; errors are logged, never end the loop."""
         self.rounds += 1
         try:
-            done = await sync_to_async(_archive_due_in_thread, thread_sensitive=False)(
-                self.name, conf.worker_lease())
-        except Exception:  # the database away: try again at the next round
+            done = await archiver.archive_due_async(self.name, conf.worker_lease())
+        except Exception:  # the database away, the archive's process killed: next round
             log.warning("worker round failed", exc_info=True)
             return
         for game_uuid, meta in done:

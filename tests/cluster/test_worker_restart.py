@@ -7,9 +7,12 @@ its records, tally and ratings are the worker's (registry.archiving), after the 
 """
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -83,19 +86,42 @@ async def test_a_game_ended_without_a_worker_is_archived_once_one_runs(cluster):
         await client.close()
 
 
-async def test_a_worker_killed_mid_archive_leaves_it_to_the_next_once(cluster):
-    game, client = await _resigned_game(cluster, ("cat", "dan"))
-    flag = cluster.workdir / "slow-worker-claimed"
-    with open(cluster.workdir / "slow-worker.log", "ab") as log:
+def _start_slow_worker(cluster, name: str) -> tuple[subprocess.Popen, Path]:
+    flag = cluster.workdir / f"{name}-claimed"
+    with open(cluster.workdir / f"{name}.log", "ab") as log:
         slow = subprocess.Popen([sys.executable, "-m", "tests.cluster.slow_worker", str(flag)],
                                 cwd=ROOT, env=cluster.env(), stdout=log, stderr=subprocess.STDOUT)
+    return slow, flag
+
+
+async def _archive_stopped(slow: subprocess.Popen, flag) -> int:
+    """Wait until the slow worker's archive process stops mid-archive; its pid."""
+    deadline = time.monotonic() + 90
+    while not flag.exists():
+        assert slow.poll() is None and time.monotonic() < deadline, "slow worker stuck"
+        await asyncio.sleep(0.1)
+    return int(flag.read_text())
+
+
+def _gone(pid: int) -> bool:
     try:
-        deadline = time.monotonic() + 90
-        while not flag.exists():
-            assert slow.poll() is None and time.monotonic() < deadline, "slow worker stuck"
-            await asyncio.sleep(0.1)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_a_worker_killed_mid_archive_leaves_it_to_the_next_once(cluster):
+    game, client = await _resigned_game(cluster, ("cat", "dan"))
+    slow, flag = _start_slow_worker(cluster, "slow-worker")
+    try:
+        archiver = await _archive_stopped(slow, flag)
         slow.kill()  # the game's end committed, its row claimed, nothing of its archive written
         slow.wait(15)
+        deadline = time.monotonic() + 10  # its archive process exits with it
+        while not _gone(archiver):
+            assert time.monotonic() < deadline, "the archive process outlived its worker"
+            await asyncio.sleep(0.1)
         facts = _archive_facts(cluster, game)
         assert facts["records"] == {"STGE": 1} and facts["rating_changes"] == 0
         assert facts["outbox"] == [(False, 1)]
@@ -105,6 +131,33 @@ async def test_a_worker_killed_mid_archive_leaves_it_to_the_next_once(cluster):
     finally:
         if slow.poll() is None:
             slow.kill()
+        await client.close()
+
+
+async def test_an_archive_process_killed_mid_record_is_replaced_and_archives_once(cluster):
+    """The archive runs in a process of the worker's own (play.worker.archiver): killed in the
+    middle of a game's archive, the worker lives on, starts a new one, and that one archives
+    the game once the dead one's claim has run out."""
+    game, client = await _resigned_game(cluster, ("eve", "fox"))
+    slow, flag = _start_slow_worker(cluster, "slow-archive")
+    try:
+        archiver = await _archive_stopped(slow, flag)
+        assert archiver != slow.pid
+        os.kill(archiver, signal.SIGKILL)
+        facts = _archive_facts(cluster, game)
+        assert facts["records"] == {"STGE": 1} and facts["rating_changes"] == 0
+        assert facts["outbox"] == [(False, 1)]
+        await client.wait_for(lambda: client.meta.get("archived"), "the archive's news")
+        assert slow.poll() is None  # the same worker, with a new archive process
+        await asyncio.sleep(1.5)  # more rounds: nothing archived twice
+        facts = _archive_facts(cluster, game)
+        assert facts["records"] == {"STGE": 1, "STSE": 1, "STGN": 1, "STDGS": 1}
+        assert (facts["rating_changes"], facts["status"]) == (2, "finished")
+        assert facts["outbox"] == [(True, 2)]
+    finally:
+        if slow.poll() is None:
+            slow.terminate()
+            slow.wait(15)
         await client.close()
 
 

@@ -99,6 +99,16 @@ def _rate_limits_off(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _archive_on_a_thread(request, settings):
+    """The worker archives on one of its threads (``TALU_ARCHIVE_PROCESS`` off), where a test
+    can patch what the archive runs; the archive's own process has its tests (marked
+    ``archive_process``: tests/site/test_archive_process.py, tests/cluster)."""
+    if request.node.get_closest_marker("archive_process") is None:
+        settings.TALU_ARCHIVE_PROCESS = False
+    yield
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """A new channel-layer instance per test: a Redis layer's locks belong to one event loop,
     and pytest-asyncio gives every test its own loop."""
