@@ -6,7 +6,9 @@ Woken through the channel layer: every worker joins the group ``talu.worker``
 any process (Redis) or in the server's own process (the embedded in-memory layer). A lost wake
 costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls.
 
-The database work runs on threads (``sync_to_async``), never on the loop; after a job the
+The database work runs on threads (``sync_to_async``; the jobs as they run there are
+``play.worker.rounds``) or in the archive's process (``play.worker.archiver``), never on the
+loop; after a job the
 loop announces its result to the game's sockets (the archived game's records and rating
 changes, ``delivery.announce_archived``).
 
@@ -28,9 +30,8 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
 
-from play import conf, lifecycle
+from play import conf
 from play.computer.mover import Mover
 from play.live import lobby as lobby_live
 from play.live.delivery import (
@@ -39,9 +40,7 @@ from play.live.delivery import (
     announce_pairing,
     layer_call,
 )
-from play.lobby import pool
-from play.models import Game
-from play.worker import archiver, jobs, notices
+from play.worker import archiver, rounds
 from play.worker.clock_thread import ClockThread
 
 log = logging.getLogger(__name__)
@@ -52,70 +51,6 @@ def worker_id() -> str:
 
 
 NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
-
-
-def _notices_in_thread() -> None:
-    """The correspondence notices (``play.worker.notices``) on one of the loop's threads."""
-    close_old_connections()
-    try:
-        notices.send_due()
-    finally:
-        close_old_connections()
-
-
-def warm_up() -> None:
-    """Load, once, what the first flag would otherwise load while its players wait: the
-    site's URL map (the first ``reverse``, for the players' profile links in every update,
-    imports every view module: 0.3 s on a quiet machine, over 1 s on a busy one, measured
-    as the first flags' delay in ``benchmarks/bench_deadlines.py``) and the rules' tables
-    of each variant (a snapshot)."""
-    from django.urls import reverse
-
-    from play import games
-    from play.games.registry import VARIANT_NAMES
-
-    reverse("lobby")
-    for variant in VARIANT_NAMES:
-        games.snapshot(games.new_state(variant))
-
-
-def _waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
-    """The quick-pairing pools' due waves (R47, ``play.lobby.pool``) on one of the loop's
-    threads; the games they started (the accounts left waiting into ``waited``)."""
-    close_old_connections()
-    try:
-        return pool.run_due_waves(waited=waited)
-    finally:
-        close_old_connections()
-
-
-def run_sessions() -> None:
-    """R38: the adjourned games' ended sittings get their session entries (the subscribers
-    of ``adjourned``, idempotent: a game whose entries are written costs two small reads)."""
-    for game in Game.objects.filter(status=Game.LIVE, to_move=""):
-        for name, subscriber in lifecycle.adjourned_subscribers():
-            try:
-                subscriber(game)
-            except Exception:
-                log.warning("%s failed for game %s", name, game.uuid, exc_info=True)
-
-
-def _sessions_in_thread() -> None:
-    close_old_connections()
-    try:
-        run_sessions()
-    finally:
-        close_old_connections()
-
-
-def _jobs_in_thread() -> int:
-    """Other apps' registered jobs (``play.worker.jobs``: an event's scheduled rounds) on one
-    of the loop's threads."""
-    close_old_connections()
-    try:
-        return jobs.run_all()
-    finally:
-        close_old_connections()
 
 
 def run_due(worker: str | None = None) -> int:
@@ -147,7 +82,7 @@ class Worker:
         # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
         # signatures take far longer than a flag may be late, R37).
         try:
-            await sync_to_async(warm_up, thread_sensitive=False)()
+            await sync_to_async(rounds.warm_up, thread_sensitive=False)()
         except Exception:  # pragma: no cover - the same code runs for every command
             log.warning("worker warm-up failed", exc_info=True)
         self.clock = ClockThread(self.name, asyncio.get_running_loop())
@@ -187,7 +122,7 @@ class Worker:
             return
         self.noticed_at = loop_now
         try:
-            await sync_to_async(_notices_in_thread, thread_sensitive=False)()
+            await sync_to_async(rounds.notices_in_thread, thread_sensitive=False)()
         except Exception:
             log.warning("correspondence notices failed", exc_info=True)
 
@@ -204,12 +139,12 @@ class Worker:
         if done:  # live games changed (play.live.lobby)
             await lobby_live.notify()
         try:
-            await sync_to_async(_sessions_in_thread, thread_sensitive=False)()
+            await sync_to_async(rounds.sessions_in_thread, thread_sensitive=False)()
         except Exception:
             log.warning("worker sessions round failed", exc_info=True)
         await self.notices_round()
         try:
-            await sync_to_async(_jobs_in_thread, thread_sensitive=False)()
+            await sync_to_async(rounds.jobs_in_thread, thread_sensitive=False)()
         except Exception:
             log.warning("worker jobs round failed", exc_info=True)
         try:
@@ -229,7 +164,7 @@ class Worker:
         told, the players a regular wave left waiting told their range widened."""
         waited: list[int] = []
         try:
-            pairings = await sync_to_async(_waves_in_thread, thread_sensitive=False)(waited)
+            pairings = await sync_to_async(rounds.waves_in_thread, thread_sensitive=False)(waited)
         except Exception:  # the database away: the pools wait for the next round
             log.warning("worker: the pool's waves failed", exc_info=True)
             return

@@ -28,7 +28,8 @@ from channels.db import database_sync_to_async
 from play.lifecycle import start_game
 from play.models import Game
 from play.store import engines
-from play.worker.loop import run_due, run_sessions
+from play.worker.loop import run_due
+from play.worker.rounds import run_sessions
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
 

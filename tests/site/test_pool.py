@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from play.lobby import pool
 from play.models import Game, Pool, PoolEntry
-from play.worker.loop import _waves_in_thread
+from play.worker.rounds import waves_in_thread
 from registry import services
 from registry.models import Player
 
@@ -45,7 +45,7 @@ def test_two_players_in_one_pool_get_one_game(make_user):
     assert pool.state(a)["players_waiting"] == 1 and pool.state(a)["in_range"] == 0
     pool.join(b, "standard", BLITZ, rated=True)
     assert pool.state(a)["in_range"] == 1
-    started = _waves_in_thread()
+    started = waves_in_thread()
     assert len(started) == 1
     game = Game.objects.get()
     assert {game.player_i, game.player_o} == {a, b}
@@ -53,7 +53,7 @@ def test_two_players_in_one_pool_get_one_game(make_user):
     for user in (a, b):
         st = pool.state(user)
         assert st["status"] == "paired" and st["game"]["id"] == str(game.uuid)
-    assert _waves_in_thread() == []  # nobody is paired twice
+    assert waves_in_thread() == []  # nobody is paired twice
     assert Game.objects.count() == 1
 
 
@@ -64,13 +64,13 @@ def test_pools_do_not_mix_and_leaving_takes_one_out_at_once(make_user):
     pool.join(c, "standard", BLITZ, rated=True)
     assert pool.leave(c) is True
     assert pool.state(c) == {"status": "idle"}
-    _waves_in_thread()
+    waves_in_thread()
     assert Game.objects.count() == 0
     assert pool.leave(c) is False
     # joining another pool moves the player
     pool.join(b, "standard", BLITZ, rated=True)
     assert PoolEntry.objects.filter(user=b).count() == 1
-    _waves_in_thread()
+    waves_in_thread()
     assert _games_of(a).get() == _games_of(b).get()
 
 
@@ -96,16 +96,16 @@ def test_the_pair_that_just_played_waits_for_someone_else(make_user):
     a, b, c = make_user("ann"), make_user("ben"), make_user("cid")
     pool.join(a, "standard", BLITZ)
     pool.join(b, "standard", BLITZ)
-    _waves_in_thread()
+    waves_in_thread()
     first = Game.objects.get()
     Game.objects.filter(pk=first.pk).update(status=Game.FINISHED)
     pool.join(a, "standard", BLITZ)
     pool.join(b, "standard", BLITZ)
     for _ in range(5):
-        assert _waves_in_thread() == []
+        assert waves_in_thread() == []
     assert pool.state(a)["waves"] == 5  # waiting widens their range
     pool.join(c, "standard", BLITZ)
-    _waves_in_thread()
+    waves_in_thread()
     assert _games_of(c).count() == 1
     assert Game.objects.count() == 2
 
@@ -120,15 +120,15 @@ def test_psf_opt_in_is_for_s3_players_and_never_crossed(make_user):
     assert entry.floor == pytest.approx(1200)
     pool.join(weak, "standard", BLITZ)
     for _ in range(30):  # far past the widening that would take 650 points
-        assert _waves_in_thread() == []
+        assert waves_in_thread() == []
     assert pool.state(strong)["range"] > 650 and pool.state(strong)["in_range"] == 0
     pool.leave(weak)
     at_floor = make_user("floor")
     _s3(at_floor, 1200)  # exactly the PSF: APc = 1 at aNPc, not below it
     pool.join(at_floor, "standard", BLITZ)
     for _ in range(10):  # 600 apart: the newcomer's own range must widen to 600 (R47)
-        assert _waves_in_thread() == []
-    assert len(_waves_in_thread()) == 1
+        assert waves_in_thread() == []
+    assert len(waves_in_thread()) == 1
     assert _games_of(strong).get() == _games_of(at_floor).get()
 
 
@@ -169,7 +169,7 @@ def test_api_join_read_leave(client, make_user):
     assert client.delete(url).status_code == 409
     client.post(url, {"time_control": BLITZ, "rated": False}, content_type="application/json")
     pool.join(b, "standard", BLITZ, rated=False)
-    _waves_in_thread()
+    waves_in_thread()
     st = client.get(url).json()
     assert st["status"] == "paired"
     assert client.get(st["game"]["url"]).status_code == 200
@@ -253,7 +253,7 @@ def test_waves_every_few_seconds_and_at_once_when_the_pool_is_large(make_user, s
         _s3(u, 1000 + 1000 * i)
     pool.join(far[0], "standard", BLITZ)
     assert pool.due_pools()  # never waved: due
-    _waves_in_thread()
+    waves_in_thread()
     pool.join(far[1], "standard", BLITZ)
     third = pool.join(far[2], "standard", BLITZ)
     assert pool.due_pools() == []  # the last wave was just now, and 3 is not large
@@ -272,20 +272,20 @@ def test_a_pair_found_at_a_join_is_paired_at_once_and_widens_nobody(make_user, s
     far, ann, ben = make_user("far"), make_user("ann"), make_user("ben")
     _s3(far, 2000)
     pool.join(far, "standard", BLITZ)
-    assert _waves_in_thread() == []  # never waved: a regular wave, far waits it
+    assert waves_in_thread() == []  # never waved: a regular wave, far waits it
     regular_at = Pool.objects.get().wave_at
     first = pool.join(ann, "standard", BLITZ)
     assert not pool.wants_wave_now(first)  # far is 1,750 points away
-    assert _waves_in_thread() == [] and Pool.objects.get().wave == 1  # nothing claimed
+    assert waves_in_thread() == [] and Pool.objects.get().wave == 1  # nothing claimed
     second = pool.join(ben, "standard", BLITZ)
     assert pool.wants_wave_now(second)
-    started = _waves_in_thread()
+    started = waves_in_thread()
     assert [set(p.users) for p in started] == [{ann.pk, ben.pk}]
     assert _games_of(ann).get() == _games_of(ben).get()
     the_pool = Pool.objects.get()
     assert (the_pool.wave, the_pool.wave_at) == (2, regular_at)
     assert pool.state(far)["waves"] == 1  # not widened by the early wave
-    assert _waves_in_thread() == []  # nobody paired twice
+    assert waves_in_thread() == []  # nobody paired twice
 
 
 def test_by_default_a_pair_found_at_a_join_waits_for_the_regular_wave(make_user, settings):
@@ -295,11 +295,11 @@ def test_by_default_a_pair_found_at_a_join_waits_for_the_regular_wave(make_user,
     settings.TALU_POOL_WAVE = 3600
     ann, ben = make_user("ann"), make_user("ben")
     pool.join(ann, "standard", BLITZ)
-    assert _waves_in_thread() == []  # never waved: the first regular wave, ann alone
+    assert waves_in_thread() == []  # never waved: the first regular wave, ann alone
     second = pool.join(ben, "standard", BLITZ)
     assert not pool.wants_wave_now(second)
-    assert _waves_in_thread() == []  # the next regular wave is an hour away
+    assert waves_in_thread() == []  # the next regular wave is an hour away
     assert pool.state(ann)["status"] == pool.state(ben)["status"] == "waiting"
     Pool.objects.update(wave_at=timezone.now() - timedelta(seconds=3601))  # the hour is past
-    started = _waves_in_thread()
+    started = waves_in_thread()
     assert [set(p.users) for p in started] == [{ann.pk, ben.pk}]
