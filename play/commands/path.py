@@ -40,7 +40,7 @@ from play import games, gameview
 from play.games.protocol import Actor, Command, CommandError, PlayStep, Result
 from play.live import delivery
 from play.models import Game, GameEvent
-from play.store import engines
+from play.store import engines, group_commit
 from play.store import log as event_log
 from play.store.log import Batch, number
 from talu_site import text
@@ -368,7 +368,7 @@ async def execute_async(sub: Submission, now: datetime | None = None, *, in_thre
     held = hold(sub, now)
     if held is not None:
         try:
-            stored = await event_log.append_async(held.decided.batch)
+            stored = await group_commit.append_async(held.decided.batch)
         except Exception as err:  # a resent seq, a lost connection: the slow road answers
             log.info("command not stored on the fast road (%s); taking the slow road", err)
             stored = False

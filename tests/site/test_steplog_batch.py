@@ -1,4 +1,4 @@
-"""Group commit of ``play.store.log.append_async``: steps of different games that arrive while a
+"""Group commit of ``play.store.group_commit``: steps of different games that arrive while a
 write is in flight are stored by one statement, each caller still told about its own step.
 
 A spy on psycopg's ``AsyncCursor.execute`` records the games of every steplog statement and
@@ -23,8 +23,9 @@ from channels.db import database_sync_to_async
 from play.games.protocol import Event
 from play.lifecycle import start_game
 from play.models import Game, GameEvent
-from play.store import engines
+from play.store import engines, group_commit
 from play.store import log as event_log
+from play.store.group_commit import append_async
 from play.store.log import Batch, Numbered
 from tests import stack
 
@@ -34,22 +35,22 @@ def _step(version: int, seq: str, text: str = "A2-A3") -> Numbered:
                                    text), seq)
 
 
-def _queued(game_pk: int, loop: asyncio.AbstractEventLoop) -> event_log._Waiting:
-    return event_log._Waiting(Batch(game_pk, 0, [_step(1, f"s{game_pk}")]), loop.create_future())
+def _queued(game_pk: int, loop: asyncio.AbstractEventLoop) -> group_commit._Waiting:
+    return group_commit._Waiting(Batch(game_pk, 0, [_step(1, f"s{game_pk}")]), loop.create_future())
 
 
 def test_a_batch_takes_one_step_per_game_in_arrival_order_up_to_the_cap():
     loop = asyncio.new_event_loop()
     try:
-        writer = event_log._Writer()
-        first = [_queued(pk, loop) for pk in range(1, event_log.BATCH_MAX + 3)]
+        writer = group_commit._Writer()
+        first = [_queued(pk, loop) for pk in range(1, group_commit.BATCH_MAX + 3)]
         again = _queued(5, loop)  # a second step of game 5: the next statement
         gone = _queued(900, loop)
         gone.future.cancel()  # its caller gave up while it waited: never written
         writer.queue = [*first[:10], again, gone, *first[10:]]
         batch = writer._take()
-        assert [s.batch.game_pk for s in batch] == list(range(1, event_log.BATCH_MAX + 1))
-        assert writer.queue == [again, *first[event_log.BATCH_MAX:]]
+        assert [s.batch.game_pk for s in batch] == list(range(1, group_commit.BATCH_MAX + 1))
+        assert writer.queue == [again, *first[group_commit.BATCH_MAX:]]
         assert [s.batch.game_pk for s in writer._take()] == [
             5, *(s.batch.game_pk for s in first[-2:])]
         assert writer.queue == []
@@ -69,7 +70,7 @@ class Spy:
 
         async def execute(cur: psycopg.AsyncCursor, query: Any, params: Any = None,
                           **kwargs: Any) -> Any:
-            if query == event_log._sql():
+            if query == event_log.sql():
                 spy.statements.append([s["id"] for s in orjson.loads(params["steps"])])
                 spy.entered.set()
                 if spy._holds:
@@ -90,7 +91,7 @@ async def _in_flight(spy, game) -> tuple[asyncio.Event, asyncio.Task]:
     """``game``'s first step, its statement held in flight by ``spy`` (set the returned gate
     to let it finish), so that the steps sent next queue behind it."""
     gate = spy.hold()
-    first = asyncio.create_task(event_log.append_async(Batch(game.pk, 0, [_step(1, "a")], None)))
+    first = asyncio.create_task(append_async(Batch(game.pk, 0, [_step(1, "a")], None)))
     await spy.entered.wait()
     return gate, first
 
@@ -118,16 +119,16 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
 
     @pytest_asyncio.fixture
     async def spy(monkeypatch):
-        await event_log._async_connection()  # opened: a test's first write is not a connect
+        await group_commit._async_connection()  # opened: a test's first write is not a connect
         yield Spy(monkeypatch)
-        await event_log.close_async()
+        await group_commit.close_async()
 
     @pytest.mark.django_db(transaction=True)
     @pytest.mark.asyncio
     async def test_a_lone_step_is_sent_at_once(players, spy):
         assert event_log.on_postgresql()
         (g,) = await database_sync_to_async(_games)(1, *players[:2])
-        task = asyncio.create_task(event_log.append_async(Batch(g.pk, 0, [_step(1, "a")], None)))
+        task = asyncio.create_task(append_async(Batch(g.pk, 0, [_step(1, "a")], None)))
         await _yield()  # a few rounds of the loop, no timer: the statement is already sent
         assert spy.statements == [[g.pk]]
         assert await task is True
@@ -147,7 +148,7 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
 
         gate, first = await _in_flight(spy, g[0])  # these queue behind g[0]'s statement
         two_events = [_step(1, "c"), Numbered(2, Event("warn", "", {"side": "I"}, "warn"))]
-        rest = [asyncio.create_task(event_log.append_async(Batch(*args))) for args in (
+        rest = [asyncio.create_task(append_async(Batch(*args))) for args in (
             (g[1].pk, 0, [_step(1, "b")], "NOTATION-1"),
             (g[2].pk, 0, [_step(1, "b")], None),  # ended no turn: the notation stays
             (g[3].pk, 0, two_events, None),
@@ -177,8 +178,8 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
 
         gate, first = await _in_flight(spy, g[0])
         resent = asyncio.create_task(  # at the right version, but "a" is already stored
-            event_log.append_async(Batch(g[1].pk, 1, [_step(2, "a", "A3-A4")], None)))
-        others = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "b")], None)))
+            append_async(Batch(g[1].pk, 1, [_step(2, "a", "A3-A4")], None)))
+        others = [asyncio.create_task(append_async(Batch(x.pk, 0, [_step(1, "b")], None)))
                   for x in g[2:]]
         await _yield()
         gate.set()
@@ -199,7 +200,7 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
     async def test_two_steps_of_one_game_are_never_in_one_statement(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(event_log.append_async(Batch(*args))) for args in (
+        rest = [asyncio.create_task(append_async(Batch(*args))) for args in (
             (g[1].pk, 0, [_step(1, "a")], None),
             (g[1].pk, 1, [_step(2, "b", "A3-A4")], None),  # after the one above
             (g[2].pk, 0, [_step(1, "a")], None),
@@ -215,7 +216,7 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
     async def test_cancelled_callers_break_neither_the_writer_nor_the_others(players, spy):
         g = await database_sync_to_async(_games)(4, *players[:2])
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
+        rest = [asyncio.create_task(append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
                 for x in g[1:]]
         await _yield()
         first.cancel()  # its statement is in flight: it goes on, unanswered
@@ -228,17 +229,17 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
         assert (await _stored(g[0]))[0] == 1  # sent before its caller left
         assert (await _stored(g[2]))[::2] == (0, [])
         # The writer still works: the cancelled step can be sent again.
-        assert await event_log.append_async(Batch(g[2].pk, 0, [_step(1, "a")], None)) is True
+        assert await append_async(Batch(g[2].pk, 0, [_step(1, "a")], None)) is True
         assert spy.statements[-1] == [g[2].pk]
-        assert event_log._writers[asyncio.get_running_loop()].task is None  # no task left
+        assert group_commit._writers[asyncio.get_running_loop()].task is None  # no task left
 
     @pytest.mark.django_db(transaction=True)
     @pytest.mark.asyncio
     async def test_a_batch_on_a_lost_connection_is_written_alone_on_a_new_one(players, spy):
         g = await database_sync_to_async(_games)(3, *players[:2])
-        old = event_log._async[asyncio.get_running_loop()]
+        old = group_commit._async[asyncio.get_running_loop()]
         gate, first = await _in_flight(spy, g[0])
-        rest = [asyncio.create_task(event_log.append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
+        rest = [asyncio.create_task(append_async(Batch(x.pk, 0, [_step(1, "a")], None)))
                 for x in g[1:]]
         await _yield()
         gate2 = spy.hold()  # the batch of g[1] and g[2]
@@ -256,7 +257,7 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
         gate2.set()
         assert await asyncio.gather(*rest) == [True, True]
         assert spy.statements == [[g[0].pk], [g[1].pk, g[2].pk], [g[1].pk], [g[2].pk]]
-        assert old.broken and event_log._async[asyncio.get_running_loop()] is not old
+        assert old.broken and group_commit._async[asyncio.get_running_loop()] is not old
         for x in g:
             assert (await _stored(x))[::2] == (1, [(1, "a", "A2-A3")])
 
@@ -268,19 +269,19 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
         g = await database_sync_to_async(_games)(7, *players[:2])
         await database_sync_to_async(Game.objects.filter(pk=g[6].pk).update)(version=40000)
         for n in range(6):  # small numbers (psycopg would send int2 arrays)
-            assert await event_log.append_async(Batch(g[n].pk, 0, [_step(1, "a")], None))
+            assert await append_async(Batch(g[n].pk, 0, [_step(1, "a")], None))
         for v in range(40000, 40006):  # beyond int2, and batches of several steps
             gate = spy.hold()
-            tasks = [asyncio.create_task(event_log.append_async(Batch(g[6].pk, v, [_step(v + 1,
+            tasks = [asyncio.create_task(append_async(Batch(g[6].pk, v, [_step(v + 1,
                                                                                f"b{v}")], None)))]
             await spy.entered.wait()
-            tasks += [asyncio.create_task(event_log.append_async(Batch(
+            tasks += [asyncio.create_task(append_async(Batch(
                 x.pk, v - 39999, [_step(v - 39998, f"c{v}")], "N"))) for x in g[:3]]
             await _yield()
             gate.set()
             assert await asyncio.gather(*tasks) == [True] * 4
         assert len(spy.statements) == 6 + 12
-        conn = event_log._async[asyncio.get_running_loop()]
+        conn = group_commit._async[asyncio.get_running_loop()]
         async with conn.cursor() as cur:
             await cur.execute("SELECT count(*) FROM pg_prepared_statements "
                               "WHERE statement LIKE 'WITH moved AS (UPDATE %'")
@@ -294,16 +295,16 @@ if event_log.on_postgresql() or stack.is_child("services"):  # the statement nee
         g = await database_sync_to_async(_games)(2, *players[:2])
         spy.hold()  # never released: the writer is cancelled holding it
         tasks = [asyncio.create_task(
-            event_log.append_async(Batch(g[0].pk, 0, [_step(1, "a")], None)))]
+            append_async(Batch(g[0].pk, 0, [_step(1, "a")], None)))]
         await spy.entered.wait()
-        tasks.append(asyncio.create_task(event_log.append_async(Batch(g[1].pk, 0, [_step(1, "a")],
+        tasks.append(asyncio.create_task(append_async(Batch(g[1].pk, 0, [_step(1, "a")],
                                                               None))))
         await _yield()
-        writer = event_log._writers[asyncio.get_running_loop()]
+        writer = group_commit._writers[asyncio.get_running_loop()]
         writer.task.cancel()
         for task in tasks:
             with pytest.raises(psycopg.OperationalError, match="writer stopped"):
                 await task
         assert writer.task is None and writer.queue == []
-        assert await event_log.append_async(Batch(g[1].pk, 0, [_step(1, "a")], None)) is True
+        assert await append_async(Batch(g[1].pk, 0, [_step(1, "a")], None)) is True
         assert (await _stored(g[0]))[::2] == (0, [])

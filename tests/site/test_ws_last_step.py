@@ -16,7 +16,7 @@ from play.games.talu import Step
 from play.games.talu import TaluGame as Engine
 from play.games.talu.protocol import apply_event
 from play.models import Game, GameEvent
-from play.store import engines
+from play.store import engines, group_commit
 from play.store import log as event_log
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive
@@ -82,7 +82,7 @@ async def test_the_last_step_is_stored_without_a_replay_and_archived_after(
     finally:
         await a.disconnect()
         if event_log.on_postgresql():
-            await event_log.close_async()
+            await group_commit.close_async()
     assert len(replays) == 1  # the archive's, once, in the worker
     assert len(readings) == 1  # the session entry's check; the slip is derived from its replay
     row = await Game.objects.aget(pk=game.pk)

@@ -1,5 +1,5 @@
 """The consumer decides the usual step on its event loop (the command path's fast road) and
-stores it by the one append (``play.store.log.append_async``): on PostgreSQL one statement
+stores it by the one append (``play.store.group_commit.append_async``): on PostgreSQL one statement
 from the loop, with no pool thread; on SQLite the same append on a thread. Only what the fast
 road cannot answer (here a resent message) takes the slow road. Either way the client sees the
 same: stored before acknowledged, a resent message acknowledged once, the opponent told."""
@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 
 from play.commands import path
 from play.models import GameEvent
+from play.store import group_commit
 from play.store import log as event_log
 from tests.site.wsutil import connect, receive, step
 
@@ -50,7 +51,7 @@ async def test_usual_steps_skip_the_pool_thread_on_postgresql(game, players, coo
         for comm in (a, b):
             await comm.disconnect()
         if event_log.on_postgresql():
-            await event_log.close_async()
+            await group_commit.close_async()
     assert stored == [1, 1, 1]
     assert await database_sync_to_async(GameEvent.objects.filter(game=game).count)() == 3
     assert slow == ["s2"]  # only the resent message needed the slow road
@@ -64,7 +65,7 @@ async def test_a_step_stored_as_the_connection_broke_is_announced(game, players,
     import psycopg
 
     alice, bob, _ = players
-    real_append = event_log.append_async
+    real_append = group_commit.append_async
 
     async def committed_then_lost(batch):
         assert await real_append(batch)
@@ -85,7 +86,7 @@ async def test_a_step_stored_as_the_connection_broke_is_announced(game, players,
         for comm in (a, b):
             await comm.disconnect()
         if event_log.on_postgresql():
-            await event_log.close_async()
+            await group_commit.close_async()
     assert [e["text"] for e in mine["events"]] == ["A3-A4"] and mine["version"] == 2
     assert [e["text"] for e in theirs["events"]] == ["A3-A4"] and theirs["version"] == 2
     assert ack == {"type": "ack", "seq": "s2", "version": 2, "duplicate": True}
@@ -112,5 +113,5 @@ async def test_usual_steps_do_not_ask_the_socket_who_its_user_is(game, players, 
     finally:
         await a.disconnect()
         if event_log.on_postgresql():
-            await event_log.close_async()
+            await group_commit.close_async()
     assert asked == []
