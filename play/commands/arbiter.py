@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from play import ports
-from play.commands.path import Outcome, Submission, execute, store
+from play.commands.path import execute, store
+from play.commands.submission import Outcome, Submission
 from play.games.protocol import ARBITER_COMMANDS, CommandError, arbiter, command_from_json
 from play.models import Game
 from play.store import engines

@@ -1,12 +1,13 @@
 """The one command path (R40): any actor's command to a game, decided, stored, announced.
 
 Whatever the source (a player's socket, an arbiter, the clock, the computer, the system, a
-test), a command reaches a game through here, as a ``Submission``:
+test), a command reaches a game through here, as a ``Submission`` answered by an ``Outcome``
+(``play.commands.submission``):
 
-1. **decide**: the game's state at its current version (``play.store.engines``) and the pure
-   core (``play.games.run``: decide, then fold the events and the follow-ups of the game's
-   standing policies) give the command's events, or refuse it (``CommandError``: nothing
-   changes);
+1. **decide** (``play.commands.deciding``): the game's state at its current version
+   (``play.store.engines``) and the pure core (``play.games.run``: decide, then fold the events
+   and the follow-ups of the game's standing policies) give the command's events, or refuse it
+   (``CommandError``: nothing changes);
 2. **store**: the events go into the log by the one append (``play.store.log``), at the version
    they were decided on; if another writer moved the game meanwhile nothing is written, and the
    command is answered ``stale`` (a sender who named a version) or decided again on the new
@@ -16,17 +17,17 @@ test), a command reaches a game through here, as a ``Submission``:
    archive it (``play.worker``).
 
 Two roads share every step: the *fast road* (``execute_async``) decides on the event loop with
-a state this process holds at exactly the version the sender named and touches no database but
-the append; anything else (no such state, a refusal to word, a resend, a conflict) takes the
-*slow road* (``store``), on a thread, which reads the game row and answers from it. Both give
-the same answers; the fast one only ever stores what the slow one would.
+a state this process holds at exactly the version the sender named (``play.commands.deciding``:
+``hold``) and touches no database but the append; anything else (no such state, a refusal
+to word, a resend, a conflict) takes the *slow road* (``store``), on a thread, which reads the
+game row and answers from it. Both give the same answers; the fast one only ever stores what
+the slow one would.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -36,143 +37,17 @@ from django.db import DatabaseError, IntegrityError
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from play import games, gameview
-from play.games.protocol import Actor, Command, CommandError, PlayStep, Result
+from play.commands.deciding import Decided, applied, decide, hold
+from play.commands.submission import Outcome, Submission, plain_seq, reject, seq_error
+from play.games.protocol import CommandError
 from play.live import delivery
 from play.models import Game, GameEvent
 from play.store import engines, group_commit
 from play.store import log as event_log
-from play.store.log import Batch, number
-from talu_site import text
 
 log = logging.getLogger(__name__)
 
-MAX_SEQ_LENGTH = 64
 ATTEMPTS = 5  # decisions of a command that names no version, when other writers keep winning
-
-
-@dataclass(frozen=True, slots=True)
-class Submission:
-    """One command for game ``game`` (its uuid) from ``actor``. ``version``: the version the
-    sender decided on (required for a player's steps: R40's check that a step meant for an
-    older position is not applied); ``seq``: the sender's id of the message (a resend with the
-    same ``seq`` is answered again, never applied twice)."""
-
-    game: Any
-    actor: Actor
-    command: Command
-    version: Any = None
-    seq: Any = None
-
-    @property
-    def names_version(self) -> bool:
-        """Whether the command only makes sense at the version it names: a step of a side at
-        the board. A resignation, an arbiter's or the clock's action act on the game as it is."""
-        return self.actor.plays and isinstance(self.command, PlayStep)
-
-
-@dataclass
-class Outcome:
-    """What became of one command (the protocol's ``ack`` / ``rejected`` and ``update``)."""
-
-    ok: bool
-    code: str  # applied | duplicate | stale | illegal | not_your_turn | finished | bad_step |
-    #            forbidden | not_found | busy
-    reason: str = ""
-    version: int = 0
-    seq: str | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
-    from_version: int = 0
-    state: dict[str, Any] | None = None
-    game: dict[str, Any] | None = None
-    finished: bool = False  # this command ended the game
-    deadline: int | None = None  # when the running clock runs out now (ms since the epoch)
-
-    def reply(self) -> dict[str, Any]:
-        """The message for the sender: an ack or a rejection."""
-        if self.ok:
-            msg = {"type": "ack", "seq": self.seq, "version": self.version}
-            if self.code == "duplicate":
-                msg["duplicate"] = True
-            return msg
-        return {"type": "rejected", "seq": self.seq, "code": self.code, "reason": self.reason,
-                "version": self.version}
-
-    def update(self) -> dict[str, Any] | None:
-        """The broadcast for everyone on the game, when something was applied."""
-        if not self.events:
-            return None
-        return {"type": "update", "from_version": self.from_version, "version": self.version,
-                "events": self.events, "state": self.state, "game": self.game,
-                "server_time": gameview.server_time()}
-
-
-def _reject(code: str, reason: str, version: int, seq: str | None) -> Outcome:
-    return Outcome(ok=False, code=code, reason=reason, version=version, seq=seq)
-
-
-def plain_seq(seq: Any) -> bool:
-    """A ``seq`` the log can keep: a string or number of at most 64 characters, one printable
-    line (``talu_site.text``, the one check of external strings: no NUL, which PostgreSQL's
-    text refuses, no lone surrogate, which UTF-8 cannot hold, no bidi control)."""
-    if seq is None:
-        return True
-    if isinstance(seq, bool) or not isinstance(seq, (str, int)):
-        return False
-    return text.problem(str(seq), max_length=MAX_SEQ_LENGTH) is None
-
-
-def _seq_error(seq: Any) -> Outcome:
-    return _reject("bad_step", f"seq must be a string or number of at most {MAX_SEQ_LENGTH} "
-                   "printable characters", 0, None)
-
-
-# --- deciding (shared by both roads) ----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Decided:
-    batch: Batch
-    result: Result | None
-
-
-def _decide(game_pk: int, state: Any, sub: Submission, seq: str | None,
-            now: datetime | None) -> _Decided:
-    """Run the command on ``state`` (raises ``CommandError``, state unchanged) and make the
-    batch the log stores: the events numbered from the state's version, the notation when a
-    turn ended, the result when the game ended."""
-    rules = games.rules_of(state)
-    from_version, turns = state.version, rules.turns(state)
-    events = games.run(state, sub.actor, sub.command, now)
-    result = state.result
-    stgn = rules.notation(state) if result is not None or rules.turns(state) != turns else None
-    to_move = "" if result is not None else games.side_to_move(state)
-    return _Decided(Batch(game_pk, from_version, number(events, from_version, seq), stgn,
-                          result, games.deadline(state), to_move, games.resume_at(state)),
-                    result)
-
-
-def _applied(game: Game, state: Any, decided: _Decided, seq: str | None,
-             players: dict[str, Any] | None = None) -> Outcome:
-    """The answer once ``decided`` is stored; the state goes back to the cache."""
-    batch, result = decided.batch, decided.result
-    snapshot = games.snapshot(state)  # before the state is shared again
-    engines.put(game, state)
-    meta_game = game
-    if result is not None:  # the row as the append left it (not read again)
-        meta_game = Game(pk=game.pk, uuid=game.uuid, variant=game.variant, rated=game.rated,
-                         player_i_id=game.player_i_id, player_o_id=game.player_o_id,
-                         rating_i=game.rating_i, rating_o=game.rating_o,
-                         status=Game.FINISHED, version=batch.version,
-                         winner=result.winner or ("" if result.reason == "aborted" else "-"),
-                         reason=result.reason, detail=result.detail, cause=result.cause,
-                         time_control=game.time_control)
-    meta = gameview.game_meta(meta_game, players, version=batch.version,
-                              archive_pending=result is not None)
-    return Outcome(ok=True, code="applied", version=batch.version, seq=seq,
-                   events=[n.message() for n in batch.events],
-                   from_version=batch.expected_version, state=snapshot, game=meta,
-                   finished=result is not None, deadline=batch.deadline)
 
 
 def _duplicate(game: Game, side: str, seq: str | None) -> Outcome | None:
@@ -198,7 +73,7 @@ def store(sub: Submission, now: datetime | None = None) -> Outcome:
     anything a sender can send: every refusal is an ``Outcome`` with a code and a reason,
     database contention is ``busy`` (send the same message again)."""
     if not plain_seq(sub.seq):
-        return _seq_error(sub.seq)
+        return seq_error(sub.seq)
     seq = None if sub.seq is None else str(sub.seq)
     now = now or timezone.now()
     game = None
@@ -206,12 +81,12 @@ def store(sub: Submission, now: datetime | None = None) -> Outcome:
         held = hold(sub, now)
         if held is not None:
             if event_log.append(held.decided.batch):
-                return _applied(held.game, held.state, held.decided, held.seq, held.players)
+                return applied(held.game, held.state, held.decided, held.seq, held.players)
             engines.drop(held.game.pk)  # moved on elsewhere: the slow road catches up
         for _ in range(ATTEMPTS):
             game = Game.objects.filter(uuid=sub.game).first()
             if game is None:
-                return _reject("not_found", "there is no such game", 0, seq)
+                return reject("not_found", "there is no such game", 0, seq)
             found = _decide_row(game, sub, seq, now)
             if isinstance(found, Outcome):
                 return found
@@ -222,27 +97,27 @@ def store(sub: Submission, now: datetime | None = None) -> Outcome:
                 engines.drop(game.pk)  # the state holds events the log may not
                 raise
             if stored:
-                return _applied(game, state, decided, seq)
+                return applied(game, state, decided, seq)
             engines.drop(game.pk)
             # Another writer moved the game: a command naming a version is answered from the
             # new row (stale, or a duplicate); any other is decided again on the new state.
-        return _reject("busy", "the game is busy; send the same message again",
+        return reject("busy", "the game is busy; send the same message again",
                        game.version if game else 0, seq)
     except IntegrityError:
         # Another writer took this version, or this seq, first (a resend racing itself).
         game = Game.objects.filter(uuid=sub.game).first()
         dup = _duplicate(game, sub.actor.side, seq) if game else None
-        return dup or _reject("stale", "another command was applied first; resync and try "
+        return dup or reject("stale", "another command was applied first; resync and try "
                               "again", game.version if game else 0, seq)
     except DatabaseError:
         log.exception("database error while storing a command")
         game = Game.objects.filter(uuid=sub.game).first()
-        return _reject("busy", "the server is busy; send the same message again",
+        return reject("busy", "the server is busy; send the same message again",
                        game.version if game else 0, seq)
 
 
 def _decide_row(game: Game, sub: Submission, seq: str | None, now: datetime
-                ) -> Outcome | tuple[Any, _Decided]:
+                ) -> Outcome | tuple[Any, Decided]:
     """``sub`` decided on ``game`` as read: the answer the row gives or the refusal (an
     ``Outcome``; the state, unchanged, back in the cache), or the state taken out of the cache
     and the batch to append."""
@@ -251,10 +126,10 @@ def _decide_row(game: Game, sub: Submission, seq: str | None, now: datetime
         return answer
     state = engines.take(game)
     try:
-        return state, _decide(game.pk, state, sub, seq, now)
+        return state, decide(game.pk, state, sub, seq, now)
     except CommandError as err:
         engines.put(game, state)  # a refused command changes nothing
-        return _reject(err.code, str(err), game.version, seq)
+        return reject(err.code, str(err), game.version, seq)
 
 
 def store_many(subs: list[Submission], now: datetime | None = None,
@@ -269,7 +144,7 @@ def store_many(subs: list[Submission], now: datetime | None = None,
     uuid (the clock's round reads them whole to find them), not read again."""
     given, now = now, now or timezone.now()
     answers: dict[int, Outcome] = {}
-    pending: list[tuple[int, Game, Any, _Decided]] = []
+    pending: list[tuple[int, Game, Any, Decided]] = []
     simple = [(i, sub) for i, sub in enumerate(subs) if not sub.names_version and sub.seq is None]
     rows = dict(games or {})
     unread = [sub.game for _, sub in simple if str(sub.game) not in rows]
@@ -293,7 +168,7 @@ def store_many(subs: list[Submission], now: datetime | None = None,
             stored = {}
         for i, game, state, decided in pending:
             if stored.get(game.pk) == len(decided.batch.events):
-                answers[i] = _applied(game, state, decided, None)
+                answers[i] = applied(game, state, decided, None)
             else:
                 engines.drop(game.pk)  # the state holds events the log does not
     return [answers[i] if i in answers else store(sub, given) for i, sub in enumerate(subs)]
@@ -303,62 +178,19 @@ def _check_row(game: Game, sub: Submission, seq: str | None) -> Outcome | None:
     """The answers the game row gives without deciding anything: a finished game, a version
     that is not a number or not the game's (then: a resend already stored, or stale)."""
     if not game.is_live:
-        return _duplicate(game, sub.actor.side, seq) or _reject(
+        return _duplicate(game, sub.actor.side, seq) or reject(
             "finished", "the game is over", game.version, seq)
     if not sub.names_version:
         return None
     version = sub.version
     if isinstance(version, bool) or not isinstance(version, int):
-        return _reject("bad_step", "a step must name the game version it was made against "
+        return reject("bad_step", "a step must name the game version it was made against "
                        "('version')", game.version, seq)
     if version != game.version:
-        return _duplicate(game, sub.actor.side, seq) or _reject(
+        return _duplicate(game, sub.actor.side, seq) or reject(
             "stale", f"this step was made against version {version}; the game is at version "
                      f"{game.version}", game.version, seq)
     return None
-
-
-# --- the fast road ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A command decided on a state this process holds, not yet stored (``hold``)."""
-
-    game: Game
-    state: Any
-    decided: _Decided
-    seq: str | None
-    players: dict[str, Any]
-
-
-def hold(sub: Submission, now: datetime | None = None) -> Held | None:
-    """Decide a side's step on the state this process holds at exactly the version the sender
-    names, touching no database; None: take the slow road. A refusal also takes the slow road,
-    which words it from the row (the sender may be stale rather than wrong)."""
-    if not sub.names_version or not plain_seq(sub.seq):
-        return None
-    version = sub.version
-    if isinstance(version, bool) or not isinstance(version, int):
-        return None
-    taken = engines.take_at(sub.game, version)
-    if taken is None:
-        return None
-    game, state = taken
-    players = gameview.cached_players(game.pk)
-    if players is None:
-        engines.put(game, state)
-        return None
-    seq = None if sub.seq is None else str(sub.seq)
-    try:
-        decided = _decide(game.pk, state, sub, seq, now or timezone.now())
-    except CommandError:
-        engines.put(game, state)  # unchanged by a refused command
-        return None
-    except Exception:  # not a refusal the core words: drop the state, replay on the slow road
-        log.exception("deciding a command on a held state failed")
-        return None
-    return Held(game, state, decided, seq, players)
 
 
 async def execute_async(sub: Submission, now: datetime | None = None, *, in_thread=None
@@ -373,7 +205,7 @@ async def execute_async(sub: Submission, now: datetime | None = None, *, in_thre
             log.info("command not stored on the fast road (%s); taking the slow road", err)
             stored = False
         if stored:
-            return _applied(held.game, held.state, held.decided, held.seq, held.players)
+            return applied(held.game, held.state, held.decided, held.seq, held.players)
         engines.drop(held.game.pk)
     if in_thread is None:
         in_thread = partial(sync_to_async, thread_sensitive=False)

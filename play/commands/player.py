@@ -13,7 +13,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from play.commands.path import Outcome, Submission, execute, store
+from play.commands.path import execute, store
+from play.commands.submission import Outcome, Submission
 from play.games.protocol import Adjourn, ClaimAbsence, Flag, PlayStep, Resign, Resume, player
 from play.live import presence
 from play.models import Game

@@ -33,7 +33,8 @@ from django.db import close_old_connections
 from django.db.models import F, Q
 from django.utils import timezone
 
-from play.commands.path import Submission, execute_async
+from play.commands.path import execute_async
+from play.commands.submission import Submission
 from play.computer import conf, pool
 from play.computer.think import think
 from play.games import clock

@@ -72,7 +72,7 @@ def layer_event(update: dict[str, Any], except_channel: str | None = None) -> di
 
 async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
                    ack: dict[str, Any] | None = None, wake: bool = True) -> None:
-    """Tell everyone on the game what ``outcome`` (``play.commands.path.Outcome``) stored: the
+    """Tell everyone on the game what ``outcome`` (``play.commands.submission.Outcome``) stored: the
     ``sender`` socket first (``ack`` inside, for a client that asked), then everyone else on
     every process (the pub/sub layer leaves the sender out, ``EXCEPT``; a layer that does not
     brings its copy back and the socket drops it as already sent). Then, if the command ended

@@ -34,7 +34,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from play.commands.path import Outcome, Submission, store, store_many
+from play.commands.path import store, store_many
+from play.commands.submission import Outcome, Submission
 from play.games.protocol import CLOCK_ACTOR, Flag, Resume
 from play.models import Game
 

@@ -9,7 +9,8 @@ import logging
 
 from django.db import transaction
 
-from play.commands.path import Submission, execute
+from play.commands.path import execute
+from play.commands.submission import Submission
 from play.games.protocol import Announce, system
 from registry.events.models import Pairing
 from registry.events.revision import touch

@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from play.commands.path import Submission, execute
+    from play.commands.path import execute
+    from play.commands.submission import Submission
     from play.games.protocol import Announce, system
 
     outcome = execute(Submission(args.game, system("cluster-test"), Announce(args.announce)))

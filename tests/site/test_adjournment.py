@@ -215,7 +215,8 @@ def test_arbiter_adjourns_and_resumes_through_the_command_path(players):
     """The arbiter tools (issue 26) send ``Adjourn``/``Resume`` as an arbiter actor down the one
     command path (R39, R40): stored and announced like any command; a resume before the seal,
     or by a player alone, changes nothing."""
-    from play.commands.path import Submission, execute
+    from play.commands.path import execute
+    from play.commands.submission import Submission
     from play.games.protocol import Adjourn, PlayStep, Resume, arbiter, player
 
     alice, bob, _ = players

@@ -21,7 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from play.commands.path import Submission, store
+from play.commands.path import store
+from play.commands.submission import Submission
 from play.games.protocol import PlayStep, player
 from play.lifecycle import start_game
 from play.models import Game

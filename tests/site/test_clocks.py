@@ -20,7 +20,8 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
-from play.commands.path import Submission, store
+from play.commands.path import store
+from play.commands.submission import Submission
 from play.games.clock import ms
 from play.games.protocol import Flag, PlayStep, player
 from play.lifecycle import StartError, start_game

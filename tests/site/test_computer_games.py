@@ -15,7 +15,8 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
-from play.commands.path import Submission, execute, store
+from play.commands.path import execute, store
+from play.commands.submission import Submission
 from play.computer import mover, pool
 from play.computer.account import computer_user, forget, is_computer
 from play.computer.start import ComputerGameError, play_the_computer

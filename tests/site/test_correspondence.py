@@ -11,7 +11,8 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from play.commands.path import Submission, store
+from play.commands.path import store
+from play.commands.submission import Submission
 from play.games.protocol import PlayStep, player
 from play.lifecycle import start_game
 from play.lobby.mygames import my_games

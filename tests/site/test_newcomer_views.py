@@ -10,7 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from play.commands.path import Submission, execute
+from play.commands.path import execute
+from play.commands.submission import Submission
 from play.computer.account import forget
 from play.computer.start import play_the_computer
 from play.games.protocol import Resign, player

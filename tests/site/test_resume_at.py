@@ -21,7 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play.commands import arbiter as arbiter_commands
-from play.commands.path import Submission, store
+from play.commands.path import store
+from play.commands.submission import Submission
 from play.games.clock import ms
 from play.games.protocol import PlayStep, Resume, player
 from play.lifecycle import start_game

@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db.models import Q
 
-from play.commands.path import Submission, execute
+from play.commands.path import execute
+from play.commands.submission import Submission
 from play.games.protocol import PlayStep, player
 from play.games.talu.stgn import read_stgn
 from play.lifecycle import start_game

@@ -44,7 +44,8 @@ class Site:
         return self.shell(
             "from django.contrib.auth import get_user_model\n"
             "from play.lifecycle import start_game\n"
-            "from play.commands.path import Submission, execute\n"
+            "from play.commands.path import execute\n"
+            "from play.commands.submission import Submission\n"
             "from play.games.protocol import PlayStep, Resign, player\n"
             "U = get_user_model()\n"
             f"g = start_game(U.objects.get(username={light!r}), U.objects.get(username={dark!r}),"
