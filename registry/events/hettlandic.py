@@ -131,7 +131,7 @@ def pair_round(event: Event, t: core.Tournament, absent: dict | None) -> core.Ro
         paired = r44.pair_round(field, history)
     except r44.PairingError as exc:
         raise _error(str(exc), "conflict") from None
-    games = [core.Game(g.i, g.o, None, board) for board, g in enumerate(paired.games, 1)]
+    games = [core.BoardPairing(g.i, g.o, None, board) for board, g in enumerate(paired.games, 1)]
     byes = [core.Bye(paired.bye, "Z")] if paired.bye else []  # no game, no score (R44)
     return core.Round(number, games, byes)
 
@@ -140,7 +140,7 @@ def _history(t: core.Tournament) -> list[r44.Round]:
     """The rounds paired so far as the R44 core's history (meetings, sides, byes)."""
     out = []
     for rnd in t.rounds:
-        games = tuple(r44.Game(g.white, g.black) for g in rnd.games)
+        games = tuple(r44.SidedPair(g.white, g.black) for g in rnd.games)
         bye = next((b.player for b in rnd.byes), None)
         out.append(r44.Round(games, bye, 0, False))
     return out
@@ -174,7 +174,7 @@ def _match_round(t: core.Tournament, number: int) -> core.Round:
         raise _error("the match of two has its two games (R46)", "conflict")
     a, b = sorted(t.entrants, key=lambda e: (-e.rating, e.key))
     i, o = phase2.match_of_two(a.key, b.key)[number - 1]
-    return core.Round(number, [core.Game(i, o, None, 1)], [])
+    return core.Round(number, [core.BoardPairing(i, o, None, 1)], [])
 
 
 def registry_fields(event: Event) -> dict:

@@ -26,7 +26,7 @@ def tournament(event: Event) -> core.Tournament:
         if p.black_id is None:
             rnd.byes.append(core.Bye(keys[p.white_id], p.bye))
         else:
-            rnd.games.append(core.Game(keys[p.white_id], keys[p.black_id], p.result or None,
+            rnd.games.append(core.BoardPairing(keys[p.white_id], keys[p.black_id], p.result or None,
                                        p.board))
     return core.Tournament(entrants, event.system, total_rounds(event, len(entrants)),
                            sorted(rounds.values(), key=lambda r: r.number),

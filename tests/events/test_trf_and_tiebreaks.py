@@ -10,8 +10,8 @@ import pytest
 from registry.events.pairing import berger, swiss, trf
 from registry.events.pairing.model import (
     ROUND_ROBIN,
+    BoardPairing,
     Entrant,
-    Game,
     Round,
     Tournament,
 )
@@ -55,7 +55,7 @@ def test_export_read_back_is_the_event(seed):
 
 def test_a_null_game_is_a_draw_and_sides_are_colours():
     t = Tournament([Entrant("A", "Ann", 1800), Entrant("B", "Bob", 1700)], total_rounds=1)
-    t.rounds.append(Round(1, [Game("B", "A", "=")]))
+    t.rounds.append(Round(1, [BoardPairing("B", "A", "=")]))
     line_a, line_b = [x for x in trf.export(t).splitlines() if x.startswith("001")]
     assert line_a[91:99] == "0002 b =" and line_b[91:99] == "0001 w ="
     assert line_a[80:84] == " 0.5"
@@ -103,7 +103,7 @@ def build(results: list[list[tuple[str, str, str]]], keys: str, byes=None) -> To
     t = Tournament([Entrant(k, rating=2000 - i) for i, k in enumerate(keys)],
                    total_rounds=len(results))
     for r, games in enumerate(results, start=1):
-        t.rounds.append(Round(r, [Game(w, b, res) for w, b, res in games],
+        t.rounds.append(Round(r, [BoardPairing(w, b, res) for w, b, res in games],
                               list((byes or {}).get(r, []))))
     return t
 

@@ -17,10 +17,10 @@ import pytest
 from registry.events.pairing.hettlandic import (
     FORBIDDEN_COST,
     Entrant,
-    Game,
     History,
     PairingError,
     Round,
+    SidedPair,
     max_meetings,
     pair_cost,
     pair_phase,
@@ -127,12 +127,12 @@ def test_forced_repeats_are_allowed_at_10000_each():
     # last round A-B and C-D; A-C and A-D have met 7 times (the limit for N = 4): every
     # perfect matching of the four has a forbidden pair
     history = History()
-    filler = [Round((Game("A", "C"), Game("B", "D")), None, 0, False),
-              Round((Game("A", "D"), Game("B", "C")), None, 0, False)]
+    filler = [Round((SidedPair("A", "C"), SidedPair("B", "D")), None, 0, False),
+              Round((SidedPair("A", "D"), SidedPair("B", "C")), None, 0, False)]
     for _ in range(7):
         for r in filler:
             history.add(r)
-    history.add(Round((Game("A", "B"), Game("C", "D")), None, 0, False))
+    history.add(Round((SidedPair("A", "B"), SidedPair("C", "D")), None, 0, False))
     rnd = pair_round(field, history)
     assert rnd.forbidden_allowed
     check_round(field, history, rnd)
@@ -158,18 +158,18 @@ def test_two_players_play_all_twenty_games_with_sides_alternating():
 def test_side_rule_fewer_games_as_i_then_last_o_then_higher_rating():
     a, b, c, d = (Entrant("A", 1800), Entrant("B", 1700), Entrant("C", 1600),
                   Entrant("D", 1500))
-    h = History([Round((Game("A", "B"), Game("C", "D")), None, 0, False)])
+    h = History([Round((SidedPair("A", "B"), SidedPair("C", "D")), None, 0, False)])
     # A and C have 1 game as I, B and D none: B and D play I, whoever they meet
     rnd = pair_round([a, b, c, d], h)
     for g in rnd.games:
         assert g.i in ("B", "D")
-    h2 = History([Round((Game("B", "C"), Game("A", "D")), None, 0, False),
-                  Round((Game("D", "B"),), None, 0, False)])
+    h2 = History([Round((SidedPair("B", "C"), SidedPair("A", "D")), None, 0, False),
+                  Round((SidedPair("D", "B"),), None, 0, False)])
     # A: 1 as I, last side I; B: 1 as I, last side O -> B plays I against A
     from registry.events.pairing.hettlandic import sides
-    assert sides(a, b, h2) == Game("B", "A")
+    assert sides(a, b, h2) == SidedPair("B", "A")
     # all equal: the higher rating plays I
-    assert sides(c, d, History()) == Game("C", "D")
+    assert sides(c, d, History()) == SidedPair("C", "D")
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9])

@@ -16,8 +16,8 @@ from caissify_pairings.engines.round_robin import berger_round
 from registry.events.pairing.model import (
     DOUBLE_ROUND_ROBIN,
     ROUND_ROBIN,
+    BoardPairing,
     Bye,
-    Game,
     PairingError,
     Round,
     Tournament,
@@ -56,7 +56,7 @@ def pair_round(t: Tournament) -> Round:
         raise PairingError(f"the event has {rounds_of(t.system, n)} rounds, all paired")
     by_number = {num: key for key, num in t.numbers().items()}
     entrants = {e.key: e for e in t.entrants}
-    games: list[Game] = []
+    games: list[BoardPairing] = []
     byes: list[Bye] = []
     for white, black in table(n, round_number, cycles):
         if white > n or black > n:
@@ -65,5 +65,5 @@ def pair_round(t: Tournament) -> Round:
         w, b = by_number[white], by_number[black]
         w_in, b_in = entrants[w].active_in(round_number), entrants[b].active_in(round_number)
         result = None if w_in and b_in else "+-" if w_in else "-+" if b_in else "--"
-        games.append(Game(w, b, result, board=len(games) + 1))
+        games.append(BoardPairing(w, b, result, board=len(games) + 1))
     return Round(round_number, games, byes)

@@ -46,8 +46,9 @@ class Entrant:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
-    """One paired game: ``i`` plays `I` (the first side), ``o`` plays `O`."""
+class SidedPair:
+    """Two entrants paired for a game, with their sides: ``i`` plays `I` (the first side), ``o``
+    plays `O` (not play's ``Game``: nothing is played yet)."""
 
     i: str
     o: str
@@ -61,7 +62,7 @@ class Game:
 class Round:
     """A paired round: its games (cheapest first, then by `I`'s id) and the bye, if any."""
 
-    games: tuple[Game, ...]
+    games: tuple[SidedPair, ...]
     bye: str | None
     cost: int  # the matching's total cost, penalties included
     forbidden_allowed: bool  # True when no matching avoided every forbidden pair
@@ -131,7 +132,7 @@ class History:
         return pair in self.last_pairs or self.meetings[pair] >= limit
 
 
-def sides(a: Entrant, b: Entrant, history: History) -> Game:
+def sides(a: Entrant, b: Entrant, history: History) -> SidedPair:
     """R44 side rule: the player with fewer games as `I` plays `I`; if equal, the one who was
     `O` in their last game; if equal, the higher rating; then (our addition, so the rule always
     decides) the smaller player id."""
@@ -140,7 +141,7 @@ def sides(a: Entrant, b: Entrant, history: History) -> Game:
         return (history.games_as_i[e.player_id], not was_o, -e.rating, e.player_id)
 
     first, second = sorted((a, b), key=key)
-    return Game(first.player_id, second.player_id)
+    return SidedPair(first.player_id, second.player_id)
 
 
 def _matching(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
@@ -213,7 +214,7 @@ def pair_round(field: Sequence[Entrant], history: History | None = None) -> Roun
                  allowed)
 
 
-def round_cost(field: Sequence[Entrant], history: History, games: Iterable[Game]) -> int:
+def round_cost(field: Sequence[Entrant], history: History, games: Iterable[SidedPair]) -> int:
     """The R44 cost of a set of games in the next round (penalties included): what a checker
     compares with :func:`pair_round`'s."""
     by_id = {e.player_id: e for e in field}

@@ -5,7 +5,7 @@ R42/R43) and byes. Results are kept in FIDE's TRF alphabet from the first-named 
 that the Swiss pairing's inputs, the TRF export and the tie-breaks read one representation and
 never translate between three:
 
-game results (``Game.result``): ``1-0``, ``0-1``, ``=`` (a null game is a draw, R43), ``+-``
+game results (``BoardPairing.result``): ``1-0``, ``0-1``, ``=`` (a null game is a draw, R43), ``+-``
 and ``-+`` (an unplayed game won by the present side, R41), ``--`` (both absent), or ``None``
 while the game is on; byes (``Bye.kind``): ``U`` pairing-allocated (1 point, R41/C.04.1),
 ``H`` half-point, ``F`` full-point, ``Z`` zero-point (an absence the arbiter knew before
@@ -52,7 +52,11 @@ class Entrant:
 
 
 @dataclass
-class Game:
+class BoardPairing:
+    """One game of a round as pairing sees it: the board it is on, who plays white (`I`) and
+    black (`O`) by their keys, and its result once known (not play's ``Game``, the game itself:
+    this is the pairing's record of it)."""
+
     white: str
     black: str
     result: str | None = None
@@ -68,7 +72,7 @@ class Bye:
 @dataclass
 class Round:
     number: int
-    games: list[Game] = field(default_factory=list)
+    games: list[BoardPairing] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
 
     def complete(self) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from caissify_pairings.engines.dutch import ColorPref, DutchEngine
 
 from registry.events.pairing import dutch_large
-from registry.events.pairing.model import Bye, Cell, Game, PairingError, Round, Tournament
+from registry.events.pairing.model import BoardPairing, Bye, Cell, PairingError, Round, Tournament
 
 NONE, WHITE, BLACK = ColorPref.NONE, ColorPref.WHITE, ColorPref.BLACK
 
@@ -162,12 +162,12 @@ def pair_round(t: Tournament, absent: dict[str, str] | None = None,
                            "not met (withdraw a player or end the event)") from None
     except Exception as exc:  # the library's own words, named as ours
         raise PairingError(f"round {round_number} cannot be paired: {exc}") from exc
-    games: list[Game] = []
+    games: list[BoardPairing] = []
     for row in sorted(rows, key=lambda r: r.get("table", 0)):
         if row.get("bye") or row.get("black_id") is None:
             byes.append(Bye(by_number[row["white_id"]], "U"))
         else:
-            games.append(Game(by_number[row["white_id"]], by_number[row["black_id"]],
+            games.append(BoardPairing(by_number[row["white_id"]], by_number[row["black_id"]],
                               board=len(games) + 1))
     if sum(b.kind == "U" for b in byes) > len(pairable) % 2:
         # the library falls back to several byes when no pairing exists; an event never does

@@ -18,9 +18,9 @@ from registry.events.pairing.model import (
     BYE_KINDS,
     SIDE_CODES,
     SWISS,
+    BoardPairing,
     Bye,
     Entrant,
-    Game,
     PairingError,
     Round,
     Tournament,
@@ -157,7 +157,7 @@ def _rounds(players, keys) -> list[Round]:
     rounds = []
     for r in sorted(by_round):
         cells = by_round[r]
-        games: list[Game] = []
+        games: list[BoardPairing] = []
         byes: list[Bye] = []
         for n, (opp, colour, code) in sorted(cells.items()):
             if opp == 0:
@@ -175,7 +175,7 @@ def _rounds(players, keys) -> list[Round]:
             if result is None and not (code == " " and their == " "):
                 raise TRFError(0, f"round {r}: results {code!r} and {their!r} of players "
                                   f"{n} and {opp} do not agree")
-            games.append(Game(keys[n], keys[opp], result, board=len(games) + 1))
+            games.append(BoardPairing(keys[n], keys[opp], result, board=len(games) + 1))
         rounds.append(Round(r, games, byes))
     if [r.number for r in rounds] != list(range(1, len(rounds) + 1)):
         raise TRFError(0, "the rounds are not numbered 1, 2, 3, ... without a gap")
