@@ -5,8 +5,9 @@ in the server's log."""
 
 from django.urls import path, re_path
 
-from play.live.consumer import GameConsumer, NoSuchSocket
+from play.live.consumer import GameConsumer
 from play.live.lobby import LobbyConsumer
+from play.live.no_route import NoSuchSocket
 
 websocket_urlpatterns = [
     path("ws/game/<uuid:game_id>/", GameConsumer.as_asgi()),

@@ -6,6 +6,9 @@ anonymous users only listen. Delivery (each update exactly once, in order, gaps 
 database) is ``play.live.delivery``; presence rows and the first update are
 ``play.live.presence``; the process's heartbeat is ``play.live.heartbeat``.
 
+Who may open a socket at all (the handshakes per address, the process's cap) is
+``play.live.admission``; a path the site does not serve gets ``play.live.no_route``.
+
 Nothing the channel layer does wrong may cost a step or kill a socket: a failed layer call is
 logged and skipped, and the socket's receive from the layer retries with backoff while Redis is
 away (the heartbeat catches it up meanwhile).
@@ -31,21 +34,14 @@ from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
 from play.games.protocol import ARBITER_COMMANDS, ARBITER_ONLY
-from play.live import delivery, heartbeat, presence, wire
+from play.live import admission, delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
 from play.store import engines
-from talu_site import clientaddr, ratelimit
 
 log = logging.getLogger(__name__)
 
 CATCH_UP_GRACE = 2.0  # seconds a step may be in transit before the heartbeat sends it itself
-RATE_LIMITED = 4429  # close code: too many handshakes from this address (retry_after seconds)
-WS_CONNECT = ratelimit.limit("ws_connect")
-TRY_AGAIN_LATER = 4013  # close code: full or degraded, reconnect later (daphne allows
-#                        1000 and 3000-4999 only; 4013 echoes the standard 1013)
-
-_open_sockets = 0  # game sockets this process holds (for TALU_WS_MAX_CONNECTIONS)
 
 
 @cache
@@ -97,7 +93,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self._channel_receive = resilient
 
     async def connect(self) -> None:
-        global _open_sockets
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.count_sent: int | None = None
@@ -105,18 +100,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
         self.delivery = OrderedDelivery(self._send_text, self._resync, self.spawn)
         # Handshakes per address (issue 27), before anything costs a database trip.
-        refusal = await WS_CONNECT.ahit(clientaddr.limit_key(clientaddr.of_scope(self.scope)))
+        refusal = await admission.rate_limited(self.scope)
         if refusal is not None:
             await self._refuse("rate_limited",
                                refusal.message("connections from your address"),
-                               RATE_LIMITED, retry_after=refusal.retry_after)
+                               admission.RATE_LIMITED, retry_after=refusal.retry_after)
             return
-        cap = conf.max_connections()
-        if cap and _open_sockets >= cap:
+        if not admission.take_slot():
             await self._refuse("busy", "this server is full; reconnect in a moment",
-                               TRY_AGAIN_LATER)
+                               admission.TRY_AGAIN_LATER)
             return
-        _open_sockets += 1
         self.counted = True
         # The group first: a step stored after ``open_socket`` reads the game then still
         # reaches this socket; it waits in the socket's queue until connect is done, and is
@@ -131,7 +124,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.exception("websocket join failed")
             await layer_call(self.channel_layer.group_discard, group, self.channel_name)
             await self._refuse("busy", "the server cannot reach its database; reconnect in a "
-                               "moment", TRY_AGAIN_LATER)
+                               "moment", admission.TRY_AGAIN_LATER)
             return
         if opened is None:
             await layer_call(self.channel_layer.group_discard, group, self.channel_name)
@@ -167,10 +160,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
-        global _open_sockets
         if self.counted:
             self.counted = False
-            _open_sockets -= 1
+            admission.free_slot()
         heartbeat.unregister(self)
         if getattr(self, "delivery", None) is not None:
             self.delivery.close()
@@ -419,14 +411,3 @@ class _Stored:
 
     def update(self) -> dict[str, Any]:
         return self._update
-
-
-class NoSuchSocket(AsyncWebsocketConsumer):
-    """A websocket on a path the site does not serve: told so, and closed like an unknown game
-    (docs/protocol.md, close code 4404)."""
-
-    async def connect(self) -> None:
-        await self.accept()
-        await self.send(text_data=wire.encode({"type": "error", "code": "not_found",
-                                               "message": "there is no websocket at this path"}))
-        await self.close(code=4404)

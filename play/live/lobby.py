@@ -27,15 +27,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
-from play.live import wire
+from play.live import admission, wire
 from play.live.delivery import layer_call, user_group
-from talu_site import clientaddr, ratelimit
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "talu.lobby"
-RATE_LIMITED = 4429
-WS_CONNECT = ratelimit.limit("ws_connect")
 
 
 async def notify() -> None:
@@ -81,14 +78,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = []
-        refusal = await WS_CONNECT.ahit(clientaddr.limit_key(clientaddr.of_scope(self.scope)))
+        refusal = await admission.rate_limited(self.scope)
         if refusal is not None:
             await self.accept()
             await self.send(text_data=wire.encode({
                 "type": "error", "code": "rate_limited",
                 "message": refusal.message("connections from your address"),
                 "retry_after": refusal.retry_after}))
-            await self.close(code=RATE_LIMITED)
+            await self.close(code=admission.RATE_LIMITED)
             return
         user_id = await database_sync_to_async(_account_of)(self.scope.get("user"))
         self.groups_joined = [LOBBY_GROUP]

@@ -22,7 +22,7 @@ def _rejections_in_code() -> set[str]:
     codes = {cls.code for cls in vars(protocol).values()
              if isinstance(cls, type) and issubclass(cls, protocol.CommandError)}
     for path in (ROOT / "play").rglob("*.py"):
-        codes |= set(re.findall(r'_reject\(\s*"([a-z_]+)"', path.read_text()))
+        codes |= set(re.findall(r'\b_?reject\(\s*"([a-z_]+)"', path.read_text()))
     return codes
 
 
@@ -32,9 +32,9 @@ def test_every_rejection_code_is_documented():
 
 
 def test_every_close_code_and_error_of_the_consumer_is_documented():
-    from play.live import consumer
+    from play.live import admission
 
-    for code in (consumer.TRY_AGAIN_LATER, consumer.RATE_LIMITED, 4404):
+    for code in (admission.TRY_AGAIN_LATER, admission.RATE_LIMITED, 4404):
         assert f"| {code} |" in DOC
     source = (ROOT / "play" / "live" / "consumer.py").read_text()
     errors = DOC.split("### `error`", 1)[1].split("###", 1)[0]
