@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -86,6 +87,15 @@ def executor() -> Executor | None:
             _pool = process_pool(1, conf.archive_idle(), conf.archive_niceness(),
                                  setup_django, (databases,))
         return _pool
+
+
+def warm() -> None:
+    """Start the archive's process now, in the background (a worker's start): its Django
+    set-up takes a second or more of its low-priority CPU, which the first game to end would
+    otherwise wait for."""
+    pool = executor()
+    if pool is not None:
+        pool.submit(os.getpid)
 
 
 async def archive_due_async(worker: str, lease: float) -> Archived:

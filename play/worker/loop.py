@@ -87,6 +87,7 @@ class Worker:
             log.warning("worker warm-up failed", exc_info=True)
         self.clock = ClockThread(self.name, asyncio.get_running_loop())
         self.clock.start()
+        archiver.warm()  # the archive's process sets itself up before the first game ends
         # The pools' waves beside both: a pairing never waits behind an archive either (R47).
         pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
                                                 conf.worker_poll))
