@@ -78,7 +78,7 @@ async def test_a_step_stored_as_the_connection_broke_is_announced(game, players,
         assert (await receive(a, "ack"))["version"] == 1
         assert (await receive(a, "update"))["version"] == 1
         assert (await receive(b, "update"))["version"] == 1
-        monkeypatch.setattr(event_log, "append_async", committed_then_lost)
+        monkeypatch.setattr(group_commit, "append_async", committed_then_lost)
         await a.send_json_to(step("A3", "A4", 1, "s2"))
         ack = await receive(a, "ack", "rejected")
         mine, theirs = await receive(a, "update"), await receive(b, "update")
