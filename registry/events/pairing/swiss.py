@@ -2,13 +2,15 @@
 late entries and withdrawals).
 
 Why a library: the Dutch system is some thirty pages of criteria whose exact tie-breaking only
-shows on thousands of random tournaments; ``caissify-pairings`` implements it and reports zero
-discrepancies against the FIDE-endorsed bbpPairings over 70,000 rounds (its A.7 run). We check
-that claim ourselves (tests/events/test_swiss.py against FIDE's published example; the report of
-issue 21 for a comparison with bbpPairings built from source) and keep this module the only one
-that speaks to the library: it derives the engine's per-player history from our rounds the way
-the library's own TRF checker does (the derivation it was cross-validated with), so what we pass
-is what bbpPairings would read from our TRF export.
+shows on thousands of random tournaments; ``caissify-pairings`` implements the 2026 rules and
+reports zero discrepancies against the FIDE-endorsed bbpPairings over 70,000 rounds (its A.7
+run). Its matchings are done by bbpPairings' own incremental matching, compiled in ``py4swiss``
+(incremental_matching.py says why and how). We check the result ourselves against bbpPairings
+built from source (tests/events/data, and the comparison in BENCHMARKS.md) and keep this module
+the only one that speaks to the library: it derives the engine's per-player history from our
+rounds the way the library's own TRF checker does, so what we pass is what bbpPairings would
+read from our TRF export. (py4swiss's own Dutch engine is not used: it implements the rules in
+force until January 2026, docs/events.md.)
 """
 
 from __future__ import annotations
