@@ -9,8 +9,9 @@ is incremental: after some weights change it repairs the previous optimum. ``py4
 (MIT) ships that very matching, compiled from bbpPairings' C++ (Apache-2.0), with weights of
 any width (``ComputerDutchOptimality`` over ``DynamicUint``). Its own Dutch engine is not
 ours: it implements the rules in force until January 2026 (it pairs bbpPairings' 2025 C5
-case differently, tests/events/test_swiss.py), and its Python weight code takes 13 s for
-that round. So we keep caissify's engine and give it bbpPairings' matching:
+case, tests/events/data/dutch_2025_C5.trf, differently, and differs from bbpPairings 6 on
+about one round in seven of random tournaments with byes and forfeits, BENCHMARKS.md). So we
+keep caissify's engine and give it bbpPairings' matching:
 
 - the engine's edge weights live in ``Weights``, a dict that forwards every change to one
   incremental matching computer, which repairs its optimum when the engine asks;
