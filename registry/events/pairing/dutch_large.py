@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 # Fields up to this many players are paired exactly: round 7 of 150 players takes the exact
-# engine 0.57 s of CPU, of 200 players 2.0 s (docs/events.md); compared with bbpPairings on
+# engine 0.57-0.69 s of CPU, of 200 players 1.5-2.0 s (docs/events.md); compared with bbpPairings on
 # fields of 49-150 players without a discrepancy (BENCHMARKS.md).
 LARGE_FIELD = 150
 SEARCH_LIMIT = 20_000  # nodes of one bracket's search before the looser pass
