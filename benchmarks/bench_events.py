@@ -6,7 +6,8 @@ API and event page of a 500-player, 9-round event next to ``--games`` other game
     .venv/bin/python benchmarks/bench_events.py --server postgres://postgres@127.0.0.1:5432
     nice -n 10 .venv/bin/python benchmarks/bench_events.py --no-pairing --games 100000 \
         --server postgres://postgres@127.0.0.1:5432         # issue 21's page target
-    .venv/bin/python benchmarks/bench_events.py --exact 100 2  # the exact engine's cost
+    .venv/bin/python benchmarks/bench_events.py --exact 150 7  # the exact engine's cost
+    .venv/bin/python benchmarks/bench_events.py --compare 500 7 --bbp /tmp/bbp/bbpPairings.exe
 
 1. Pure pairing (``registry.events.pairing.swiss``): rounds 1-6 of a 500-player Swiss paired
    and given random results, then round 7 paired ``--reps`` times; the median is reported (the
@@ -56,47 +57,108 @@ def pure_pairing(players: int, reps: int) -> list[float]:
     return times
 
 
-def exact_profile(players: int, rnd: int) -> None:
-    """Round ``rnd`` of a ``players`` Swiss (the rounds before paired by ``dutch_large``) paired
-    by the exact engine (caissify-pairings): its CPU time, and how many weighted matchings
-    (``networkx.max_weight_matching``) it ran, their share and their largest weight. Why it
-    is not used above 48 players (docs/events.md)."""
-    import networkx
-
+def _swiss(players: int, rounds: int, large: bool | None = True):
+    """A ``players`` Swiss with ``rounds`` rounds paired (by the large fields' engine unless
+    ``large`` says otherwise) and given random results."""
     from registry.events.pairing import swiss
     from registry.events.pairing.model import Entrant, Tournament
-
-    seen = {"calls": 0, "cpu": 0.0, "bits": 0}
-    solve = networkx.max_weight_matching
-
-    def counted(graph, *args, **kwargs):
-        seen["calls"] += 1
-        seen["bits"] = max([seen["bits"]] + [w.bit_length() for *_, w in
-                                              graph.edges(data="weight")])
-        start = time.process_time()
-        try:
-            return solve(graph, *args, **kwargs)
-        finally:
-            seen["cpu"] += time.process_time() - start
 
     rng = random.Random(7)
     t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
                     for i in range(players)], total_rounds=9)
-    for _ in range(rnd - 1):
-        paired = swiss.pair_round(t, large=True)
+    for _ in range(rounds):
+        paired = swiss.pair_round(t, large=large)
         for g in paired.games:
             g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
         t.rounds.append(paired)
-    networkx.max_weight_matching = counted
+    return t
+
+
+def exact_profile(players: int, rnd: int) -> None:
+    """Round ``rnd`` of a ``players`` Swiss (the rounds before paired by ``dutch_large``) paired
+    by the exact engine (caissify-pairings with bbpPairings' incremental matching): its CPU
+    time, and how many matchings it asked for and their share (docs/events.md)."""
+    from registry.events.pairing import incremental_matching, swiss
+
+    seen = {"calls": 0, "cpu": 0.0}
+    solve = incremental_matching.Weights.matching
+
+    def counted(self):
+        seen["calls"] += 1
+        start = time.process_time()
+        try:
+            return solve(self)
+        finally:
+            seen["cpu"] += time.process_time() - start
+
+    t = _swiss(players, rnd - 1)
+    incremental_matching.Weights.matching = counted
     try:
         start = time.process_time()
         swiss.pair_round(t, large=False)
         cpu = time.process_time() - start
     finally:
-        networkx.max_weight_matching = solve
+        incremental_matching.Weights.matching = solve
     print(f"exact engine, round {rnd} of {players} players: {cpu:.2f} s CPU, "
-          f"{seen['calls']} matchings ({seen['cpu'] / cpu:.0%} of it), weights up to "
-          f"{seen['bits']} bits")
+          f"{seen['calls']} matchings ({seen['cpu'] / cpu:.0%} of it)")
+
+
+def compare_engines(players: int, rnd: int, bbp: str | None) -> None:
+    """Round ``rnd`` of one ``players`` Swiss paired side by side, in one run: the large
+    fields' engine (``dutch_large``), the exact engine, py4swiss's own Dutch engine (the rules
+    in force until 2026) on our TRF export, and bbpPairings (``--bbp``, a binary built from
+    source) on the same file. Wall and CPU seconds (bbpPairings': its user time), and whether
+    each agrees with bbpPairings."""
+    import resource
+    import subprocess
+
+    from registry.events.pairing import swiss, trf
+
+    t = _swiss(players, rnd - 1)
+    numbers = t.numbers()
+
+    def as_pairs(paired) -> set[tuple[int, int]]:
+        out = {(numbers[g.white], numbers[g.black]) for g in paired.games}
+        return out | {(numbers[b.player], 0) for b in paired.byes if b.kind == "U"}
+
+    def clocked(run):
+        wall, cpu = time.perf_counter(), time.process_time()
+        out = run()
+        return out, time.perf_counter() - wall, time.process_time() - cpu
+
+    results = {}
+    results["dutch_large"] = clocked(lambda: as_pairs(swiss.pair_round(t, large=True)))
+    results["exact engine"] = clocked(lambda: as_pairs(swiss.pair_round(t, large=False)))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "round.trf"
+        path.write_text(trf.export(t))
+
+        def py4swiss_own():
+            from py4swiss.engines import DutchEngine
+            from py4swiss.trf import TrfParser
+
+            return {(p.white, p.black) for p in DutchEngine.generate_pairings(
+                TrfParser.parse(path))}
+
+        results["py4swiss's own engine"] = clocked(py4swiss_own)
+        if bbp:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+            start = time.perf_counter()
+            subprocess.run([bbp, "--dutch", str(path), "-p", str(Path(tmp) / "out")],
+                           check=True)
+            wall = time.perf_counter() - start
+            cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+            rest = [int(x) for x in (Path(tmp) / "out").read_text().split()[1:]]
+            results["bbpPairings"] = ({(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)},
+                                      wall, cpu)
+    truth = results.get("bbpPairings", (None,))[0]
+    for name, (pairs, wall, cpu) in results.items():
+        same = "" if truth is None else (
+            ", the same as bbpPairings" if pairs == truth
+            else f", differs from bbpPairings on {len(pairs - truth)} of {len(truth)} boards")
+        print(f"round {rnd} of {players} players, {name}: {wall:.2f} s wall, "
+              f"{cpu:.2f} s CPU{same}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 def setup_django(server: str | None, path: Path) -> str:
@@ -172,10 +234,16 @@ def main() -> None:
                         help="skip the pure pairing part")
     parser.add_argument("--exact", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
                         help="only profile the exact engine on one round (docs/events.md)")
+    parser.add_argument("--compare", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
+                        help="only pair one round by every engine side by side (BENCHMARKS.md)")
+    parser.add_argument("--bbp", help="with --compare: a bbpPairings binary to compare with")
     args = parser.parse_args()
 
     if args.exact:
         exact_profile(*args.exact)
+        return
+    if args.compare:
+        compare_engines(*args.compare, args.bbp)
         return
     if args.pairing:
         times = pure_pairing(args.players, args.reps)

@@ -117,7 +117,8 @@ def event_page(request, event_id: int):
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
-        "large_field": event.system == "swiss" and len(rows) > dutch_large.LARGE_FIELD})
+        "large_field": dutch_large.LARGE_FIELD
+        if event.system == "swiss" and len(rows) > dutch_large.LARGE_FIELD else 0})
 
 
 def event_crosstable(request, event_id: int):

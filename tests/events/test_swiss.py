@@ -36,7 +36,8 @@ def our_pairs(t: Tournament, absent=None) -> set[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("case", ["dutch_2025_C5", "dutch_2025_C9", "bbp_fix_colour_rank",
-                                  "bbp_fix_late_absent", "bbp_fix_24_players"])
+                                  "bbp_fix_late_absent", "bbp_fix_24_players",
+                                  "bbp_fix_round1_absent", "bbp_fix_61_players"])
 def test_the_next_round_is_the_one_bbppairings_makes(case):
     t = trf.parse((DATA / f"{case}.trf").read_text())
     absent = {}
@@ -44,6 +45,18 @@ def test_the_next_round_is_the_one_bbppairings_makes(case):
         # a last round holding only byes is the arbiter's absences for the round to pair
         absent = {b.player: b.kind for b in t.rounds.pop().byes}
     assert our_pairs(t, absent) == expected_pairs(f"{case.replace('.trf', '')}.expected")
+
+
+def test_a_61_player_field_is_paired_exactly_not_by_the_large_fields_engine():
+    # the large fields' procedure pairs this round otherwise (10 of 31 boards), so the exact
+    # engine must be the one used at 61 players (dutch_large.LARGE_FIELD)
+    t = trf.parse((DATA / "bbp_fix_61_players.trf").read_text())
+    numbers = t.numbers()
+    old = swiss.pair_round(t, large=True)
+    old_pairs = {(numbers[g.white], numbers[g.black]) for g in old.games}
+    old_pairs |= {(numbers[b.player], 0) for b in old.byes if b.kind == "U"}
+    assert old_pairs != expected_pairs("bbp_fix_61_players.expected")
+    assert our_pairs(t) == expected_pairs("bbp_fix_61_players.expected")
 
 
 def play(t: Tournament, rng: random.Random, forfeits: bool = True, large=None) -> None:

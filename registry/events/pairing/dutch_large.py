@@ -1,10 +1,10 @@
-"""The Dutch system for large fields, where the exact engine is too slow.
+"""The Dutch system for the largest fields, where the exact engine is too slow.
 
-Why a second engine: caissify-pairings reproduces bbpPairings' algorithm (bbpPairings and the
-library agree on every round we compared, tests/events), but with a from-scratch maximum
-weight matching per decision on weights of 250 bits: one round of a 120-player Swiss takes
-minutes and of a 500-player Swiss hours (BENCHMARKS.md). bbpPairings is fast because its
-matching is incremental C++; no Python library offers that with big-integer weights. Above
+Why a second engine: the exact one (``swiss.py``: caissify-pairings with bbpPairings'
+incremental matching, incremental_matching.py) agrees with bbpPairings on every round we
+compared, but its cost grows as n^3 like bbpPairings' own: round 7 of a 500-player Swiss takes
+it 17.6 s of CPU, and bbpPairings itself (C++, built from source) 10.5-11.8 s on this machine
+(BENCHMARKS.md), so no exact engine pairs that round in the 2 s the issue asks. Above
 ``LARGE_FIELD`` players the site therefore pairs by the Dutch procedure itself, bracket by
 bracket (C.04.3): score groups from the top, downfloaters first (heterogeneous brackets), S1
 against S2 in transposition order (a depth-first search over S2 in pairing-number order, whose
@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-LARGE_FIELD = 48
+# Fields up to this many players are paired exactly: round 7 of 150 players takes the exact
+# engine 0.57-0.69 s of CPU, of 200 players 1.5-2.0 s (docs/events.md); compared with bbpPairings on
+# fields of 49-150 players without a discrepancy (BENCHMARKS.md).
+LARGE_FIELD = 150
 SEARCH_LIMIT = 20_000  # nodes of one bracket's search before the looser pass
 
 

@@ -2,13 +2,15 @@
 late entries and withdrawals).
 
 Why a library: the Dutch system is some thirty pages of criteria whose exact tie-breaking only
-shows on thousands of random tournaments; ``caissify-pairings`` implements it and reports zero
-discrepancies against the FIDE-endorsed bbpPairings over 70,000 rounds (its A.7 run). We check
-that claim ourselves (tests/events/test_swiss.py against FIDE's published example; the report of
-issue 21 for a comparison with bbpPairings built from source) and keep this module the only one
-that speaks to the library: it derives the engine's per-player history from our rounds the way
-the library's own TRF checker does (the derivation it was cross-validated with), so what we pass
-is what bbpPairings would read from our TRF export.
+shows on thousands of random tournaments; ``caissify-pairings`` implements the 2026 rules and
+reports zero discrepancies against the FIDE-endorsed bbpPairings over 70,000 rounds (its A.7
+run). Its matchings are done by bbpPairings' own incremental matching, compiled in ``py4swiss``
+(incremental_matching.py says why and how). We check the result ourselves against bbpPairings
+built from source (tests/events/data, and the comparison in BENCHMARKS.md) and keep this module
+the only one that speaks to the library: it derives the engine's per-player history from our
+rounds the way the library's own TRF checker does, so what we pass is what bbpPairings would
+read from our TRF export. (py4swiss's own Dutch engine is not used: it implements the rules in
+force until January 2026, docs/events.md.)
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from caissify_pairings.engines.dutch import ColorPref, DutchEngine
 
 from registry.events.pairing import dutch_large
+from registry.events.pairing.incremental_matching import patched_pair_iterative_mwm
 from registry.events.pairing.model import BoardPairing, Bye, Cell, PairingError, Round, Tournament
 
 NONE, WHITE, BLACK = ColorPref.NONE, ColorPref.WHITE, ColorPref.BLACK
@@ -28,6 +31,9 @@ class _Dutch(DutchEngine):
     the lower-scored one got the preferred colour; bbpPairings' check of our TRF export showed
     it. The rules below are the library's (E.1-E.5), with that one ranking changed (adapted
     from caissify-pairings, Apache-2.0)."""
+
+    # bbpPairings' incremental matching in place of networkx's from-scratch one
+    _pair_iterative_mwm = patched_pair_iterative_mwm(DutchEngine)
 
     def _assign_colors(self, p1, p2):
         higher, lower = sorted((p1, p2), key=lambda p: (-p.score, p.pairing_number))
@@ -58,9 +64,22 @@ class _Dutch(DutchEngine):
         return (higher, lower) if initial_to_higher else (lower, higher)
 
 
+def _ranks(t: Tournament, round_number: int, pairable: list[str],
+           numbers: dict[str, int]) -> dict[str, int]:
+    """The pairing numbers E.5 reads the parity of: bbpPairings counts only the players of
+    this round and those ever paired before (a player absent from round 1 and never paired
+    does not shift the others' colours). Numbered in pairing-number order, so every other use
+    of the number (ranking, transpositions) is unchanged."""
+    paired_before = {key for key, rounds in t.cells().items()
+                     if any(c.opponent is not None or c.code == "U" for c in rounds.values())}
+    counted = sorted(set(pairable) | (paired_before & set(numbers)), key=numbers.__getitem__)
+    return {key: i for i, key in enumerate(counted, start=1)}
+
+
 def _engine_players(t: Tournament, round_number: int, pairable: list[str],
                     numbers: dict[str, int]) -> list[dict]:
     cells = t.cells()
+    ranks = _ranks(t, round_number, pairable, numbers)
     score_at: dict[str, dict[int, float]] = {}
     for key, rounds in cells.items():
         total, by_round = 0.0, {0: 0.0}
@@ -96,7 +115,7 @@ def _engine_players(t: Tournament, round_number: int, pairable: list[str],
                 floats.append("down" if cell.code == "+" else "none")
         players.append({
             "id": numbers[key], "name": entrants[key].name, "rating": entrants[key].rating,
-            "score": score_at[key][round_number - 1], "pairing_number": numbers[key],
+            "score": score_at[key][round_number - 1], "pairing_number": ranks[key],
             "starting_number": numbers[key], "color_hist": colours, "float_history": floats,
             "bye_count": byes, "forfeit_win_count": forfeit_wins,
         })
