@@ -267,7 +267,7 @@ def table(rounds: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
 
 
 TRACE_GROUPS = ("server0 loop", "server1 loop", "server0 threads", "server1 threads",
-                "worker loop", "worker threads", "worker pool", "postgres", "redis")
+                "worker loop", "worker threads", "worker pool", "postgres", "redis", "client loop")
 
 
 def trace_lines(trace: Trace, res: dict[str, Any], heard: list[float]) -> list[str]:
@@ -301,6 +301,11 @@ def trace_lines(trace: Trace, res: dict[str, Any], heard: list[float]) -> list[s
                f"{typical['machine']:6.2f}   (all processes, 10 ms resolution)")
     out.append(f"      computer steps heard during a trip: slow {near(lambda s: s > p99):.2f}, "
                f"typical {near(lambda s: p40 <= s <= p60):.2f}")
+    whole = trace.charge(res["lo"], res["hi"])
+    res["trace_window"] = whole
+    out.append("      the window's CPU s (run / waited): " + ", ".join(
+        f"{g} {whole[g + ' run'] / 1000:.2f} / {whole[g + ' wait'] / 1000:.2f}"
+        for g in TRACE_GROUPS if g + " run" in whole) + f"; machine {whole['machine'] / 1000:.1f}")
     return out
 
 
