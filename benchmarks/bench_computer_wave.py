@@ -403,8 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     stacks = [Stack(t, env, args) for t in trees]
     with contextlib.ExitStack() as exits:
         for st in stacks:
+            exits.callback(st.cluster.stop)  # also when its start fails half way
             st.start(args)
-            exits.callback(st.cluster.stop)
             if len(stacks) > 1:
                 print(f"  stack of {st.name} (commit {st.commit}) ready", flush=True)
         for r in range(args.rounds):
