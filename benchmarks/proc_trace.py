@@ -119,7 +119,9 @@ def _sample(spec: dict[str, Any], interval: float, conn: Any) -> None:
     while not conn.poll():
         now = time.perf_counter()
         if now - refreshed > 1.0:  # new threads, pool children, database connections
-            members = {**members, **_groups(spec)}
+            fresh = _groups(spec)  # threads and connections that ended stay counted
+            members = {name: sorted(set(members.get(name, ())) | set(fresh.get(name, ())))
+                       for name in {*members, *fresh}}
             refreshed = now
         row: list[int] = []
         for name in names[:-1]:
