@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/bench_computer_wave.py                     # ~4 min
     .venv/bin/python benchmarks/bench_computer_wave.py --quick             # smoke run
     .venv/bin/python benchmarks/bench_computer_wave.py --json wave.json    # raw figures
+    .venv/bin/python benchmarks/bench_computer_wave.py --tree . --tree ../main   # two trees
+    .venv/bin/python benchmarks/bench_computer_wave.py --trace   # who ran, who waited
 
 Needs PostgreSQL and the ``redis-server`` binary, like ``bench_endings.py``, whose stack,
 lobby, accounts and human players this reuses (one ``tests/cluster/harness.py`` stack:
