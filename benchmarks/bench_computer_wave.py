@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/bench_computer_wave.py                     # ~4 min
     .venv/bin/python benchmarks/bench_computer_wave.py --quick             # smoke run
     .venv/bin/python benchmarks/bench_computer_wave.py --json wave.json    # raw figures
+    .venv/bin/python benchmarks/bench_computer_wave.py --tree . --tree ../main   # two trees
+    .venv/bin/python benchmarks/bench_computer_wave.py --trace   # who ran, who waited
 
 Needs PostgreSQL and the ``redis-server`` binary, like ``bench_endings.py``, whose stack,
 lobby, accounts and human players this reuses (one ``tests/cluster/harness.py`` stack:
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import datetime as dt
 import gc
@@ -69,6 +72,7 @@ from bench_endings import (  # noqa: E402
     spread,
     tracebacks,
 )
+from proc_trace import Trace, Tracer, profile  # noqa: E402
 
 from tests.cluster.harness import Cluster, ClusterUnavailable  # noqa: E402
 
@@ -220,7 +224,8 @@ async def phase(specs, games: Games, bases: list[str], args: argparse.Namespace,
         await p.close()
     for t in tasks:
         t.cancel()
-    res.update({"computer_games": len(wave), "computer_steps_per_s": heard / args.seconds,
+    res.update({"lo": lo, "hi": hi, "heard": [t for p in people for t in p.heard],
+                "computer_games": len(wave), "computer_steps_per_s": heard / args.seconds,
                 "computer_games_over": sum(p.over for p in people),
                 "person_errors": sum(p.errors for p in people),
                 "pool_cpu_s": pool_cpu, "phase_s": elapsed})
@@ -263,6 +268,49 @@ def table(rounds: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     return "\n".join(text), pooled
 
 
+TRACE_GROUPS = ("server0 loop", "server1 loop", "server0 threads", "server1 threads",
+                "worker loop", "worker threads", "worker pool", "postgres", "redis", "client loop")
+
+
+def trace_lines(trace: Trace, res: dict[str, Any], heard: list[float]) -> list[str]:
+    """What ran and what waited while the phase's slowest human round trips (above the
+    phase's p99) were in flight, against the typical ones (p40-p60): ms per trip of each
+    group (``proc_trace``), and the computer's steps heard by the persons meanwhile."""
+    trips = [(t, s) for t, s in res["trips"] if res["lo"] <= t < res["hi"]]
+    if len(trips) < 100:
+        return []
+    seconds = sorted(s for _, s in trips)
+    p40, p60, p99 = (seconds[int(q * (len(seconds) - 1))] for q in (0.4, 0.6, 0.99))
+    slow = profile(trace, trips, lambda s: s > p99)
+    typical = profile(trace, trips, lambda s: p40 <= s <= p60)
+    heard.sort()
+
+    def near(pick) -> float:
+        chosen = [(t, s) for t, s in trips if pick(s)]
+        hits = sum(bisect.bisect_right(heard, t + s) - bisect.bisect_left(heard, t)
+                   for t, s in chosen)
+        return hits / (len(chosen) or 1)
+
+    out = [f"    trace: slowest {slow['n']} trips (> p99 {1000 * p99:.1f} ms, mean "
+           f"{slow['trip ms']:.1f} ms) against {typical['n']} typical (p40-p60, mean "
+           f"{typical['trip ms']:.1f} ms): ms per trip, run / waited for a core"]
+    for g in TRACE_GROUPS:
+        if f"{g} run" not in slow:
+            continue
+        out.append(f"      {g:16} slow {slow[g + ' run']:6.2f} / {slow[g + ' wait']:6.2f}   "
+                   f"typical {typical[g + ' run']:6.2f} / {typical[g + ' wait']:6.2f}")
+    out.append(f"      {'machine busy':16} slow {slow['machine']:6.2f}            typical "
+               f"{typical['machine']:6.2f}   (all processes, 10 ms resolution)")
+    out.append(f"      computer steps heard during a trip: slow {near(lambda s: s > p99):.2f}, "
+               f"typical {near(lambda s: p40 <= s <= p60):.2f}")
+    whole = trace.charge(res["lo"], res["hi"])
+    res["trace_window"] = whole
+    out.append("      the window's CPU s (run / waited): " + ", ".join(
+        f"{g} {whole[g + ' run'] / 1000:.2f} / {whole[g + ' wait'] / 1000:.2f}"
+        for g in TRACE_GROUPS if g + " run" in whole) + f"; machine {whole['machine'] / 1000:.1f}")
+    return out
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, help="human games played at once (default 30)")
@@ -281,6 +329,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="extra environment of the stack (e.g. TALU_COMPUTER_PROCESSES=1)")
     ap.add_argument("--seed", type=int, default=25)
+    ap.add_argument("--trace", action="store_true",
+                    help="sample the stack's scheduler statistics (benchmarks/proc_trace.py) "
+                    "and say what ran and what waited during each phase's slowest trips")
+    ap.add_argument("--tree", action="append", type=Path, metavar="PATH",
+                    help="a source tree whose stack to measure (its .venv's python); given "
+                    "twice or more, one stack per tree, the phases of each round taken in "
+                    "turn (default: this checkout)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 10 human games at 20 steps/s, 10 computer games, 5 s "
                     "warm-up, 15 s windows, one round")
@@ -306,10 +361,36 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+class Stack:
+    """One tree's stack and its human games (``--tree``)."""
+
+    def __init__(self, tree: Path | None, env: dict[str, str], args: argparse.Namespace) -> None:
+        self.tree = tree
+        self.name = "." if tree is None else str(tree)
+        self.commit = commit_of(tree or ROOT)
+        self.cluster = Cluster(servers=args.servers, env=env, workers=1, root=tree)
+
+    def start(self, args: argparse.Namespace) -> None:
+        self.cluster.start()
+        self.games = Games(self.cluster, f"w{secrets.token_hex(2)}")
+        spares = 4 * args.rounds
+        specs = self.games.make(args.games + spares)
+        self.games.spares = specs[args.games:]
+        self.specs = specs[:args.games]
+        self.bases = [f"127.0.0.1:{s.port}" for s in self.cluster.servers]
+        self.worker_pid = self.cluster.workers[0].proc.pid
+        self.pids = [s.proc.pid for s in self.cluster.servers] + [self.worker_pid]
+
+    def tracer(self) -> Tracer:
+        return Tracer([s.proc.pid for s in self.cluster.servers], self.worker_pid,
+                      self.cluster.database.name, self.cluster.redis.proc.pid)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     info = machine()
     info["commit"] = commit_of(ROOT)
+    trees = args.tree or [None]
     print(f"talu computer wave: {args.games} human games at {args.rate:g} steps/s; "
           f"{args.computer_games} computer games (levels {args.levels}) in the 'with' phases; "
           f"{args.rounds} round(s) of without/with, {args.warmup:g} s warm-up + "
@@ -321,35 +402,49 @@ def main(argv: list[str] | None = None) -> int:
         env[name] = value
     rounds: list[dict[str, Any]] = []
     rng = random.Random(args.seed)
-    with Cluster(servers=args.servers, env=env, workers=1) as cluster:
-        games = Games(cluster, f"w{secrets.token_hex(2)}")
-        spares = 4 * args.rounds
-        specs = games.make(args.games + spares)
-        games.spares = specs[args.games:]
-        specs = specs[:args.games]
-        bases = [f"127.0.0.1:{s.port}" for s in cluster.servers]
-        worker_pid = cluster.workers[0].proc.pid
-        pids = [s.proc.pid for s in cluster.servers] + [worker_pid]
+    stacks = [Stack(t, env, args) for t in trees]
+    with contextlib.ExitStack() as exits:
+        for st in stacks:
+            exits.callback(st.cluster.stop)  # also when its start fails half way
+            st.start(args)
+            if len(stacks) > 1:
+                print(f"  stack of {st.name} (commit {st.commit}) ready", flush=True)
         for r in range(args.rounds):
-            for label in ("without", "with"):
-                wave = (make_wave(games, args.computer_games, args.level_list,
-                                  f"c{r}{secrets.token_hex(2)}") if label == "with" else [])
-                gc.collect()
-                gc.disable()  # a collection of the client's heap would be a pause in a trip
-                try:
-                    res = asyncio.run(phase(specs, games, bases, args, pids, worker_pid, wave,
-                                            random.Random(rng.random())))
-                finally:
-                    gc.enable()
-                res.update({"label": label, "round": r})
-                print(line(label, res), flush=True)
-                rounds.append(res)
-                time.sleep(args.settle)
-        logs = [s.log for s in cluster.servers] + [w.log for w in cluster.workers]
+            for st in stacks:
+                for label in ("without", "with"):
+                    wave = (make_wave(st.games, args.computer_games, args.level_list,
+                                      f"c{r}{secrets.token_hex(2)}") if label == "with" else [])
+                    tracer = st.tracer() if args.trace else None
+                    if tracer is not None:
+                        tracer.start()
+                    gc.collect()
+                    gc.disable()  # a collection of the client's heap would be a pause in a trip
+                    try:
+                        res = asyncio.run(phase(st.specs, st.games, st.bases, args, st.pids,
+                                                st.worker_pid, wave,
+                                                random.Random(rng.random())))
+                    finally:
+                        gc.enable()
+                        trace = tracer.stop() if tracer is not None else None
+                    res.update({"label": label, "round": r, "tree": st.name})
+                    tag = label if len(stacks) == 1 else f"{label} {Path(st.name).name}"
+                    print(line(tag, res), flush=True)
+                    if trace is not None:
+                        print("\n".join(trace_lines(trace, res, res["heard"])), flush=True)
+                    for key in ("trips", "heard"):
+                        res.pop(key, None)
+                    rounds.append(res)
+                    time.sleep(args.settle)
+        logs = [p.log for st in stacks for p in (*st.cluster.servers, *st.cluster.workers)]
         n_tracebacks = tracebacks(logs)
-    text, pooled = table(rounds)
-    print()
-    print(text)
+    met = True
+    pooled_all = {}
+    for st in stacks:
+        text, pooled = table([r for r in rounds if r["tree"] == st.name])
+        pooled_all[st.name] = pooled
+        met = met and pooled["met"]
+        print(f"\n{st.name} (commit {st.commit}):" if len(stacks) > 1 else "")
+        print(text)
     print(f"\ntracebacks in the stack's logs: {n_tracebacks}; load average after: "
           f"{os.getloadavg()}")
     if args.json:
@@ -358,8 +453,9 @@ def main(argv: list[str] | None = None) -> int:
             "command": " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]),
             "machine": {**info, "load_after": os.getloadavg()},
             "params": {k: v for k, v in vars(args).items() if not isinstance(v, Path)},
-            "pooled": pooled, "rounds": rounds}, indent=1, default=str))
-    return 0 if pooled["met"] else 1
+            "pooled": pooled_all if len(stacks) > 1 else pooled_all[stacks[0].name],
+            "rounds": rounds}, indent=1, default=str))
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

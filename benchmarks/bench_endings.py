@@ -843,6 +843,7 @@ async def run_load(specs: list[GameSpec], games: Games, bases: list[str], args: 
         "cpu_s": cpu, "client_cpu_s": client_cpu, "load": os.getloadavg(),
         "samples": {"ack": [x for _, x in run.ack], "recv": [x for _, x in run.recv],
                     "during": during, "outside": outside},
+        "trips": run.ack + run.recv,  # (send time, seconds), for a trace (bench_computer_wave)
         "endings": endings, "games_made_during": games.made_during,
     }
 

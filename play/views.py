@@ -19,7 +19,7 @@ from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
 from play.live import lobby as lobby_live
-from play.live.delivery import wake_worker
+from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
 from play.templatetags.players import player as player_name
@@ -188,7 +188,7 @@ def computer_new(request):
     except ComputerGameError as err:
         messages.error(request, str(err))
         return redirect("lobby")
-    async_to_sync(wake_worker)()
+    async_to_sync(wake_computer)()  # the computer may have the first turn
     return redirect("game", game.uuid)
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from play.computer.start import ComputerGameError, play_the_computer
 from play.games.protocol import EVERYONE
 from play.games.talu.review import review
-from play.live.delivery import wake_worker
+from play.live.delivery import wake_computer
 from play.lobby import challenges, mygames
 from play.models import ComputerGame, Game
 from talu_site import clientaddr
@@ -79,7 +79,7 @@ def rematch(request, game_id):
         except ComputerGameError as err:
             messages.error(request, str(err))
             return redirect("game", game.uuid)
-        async_to_sync(wake_worker)()  # the computer may have the first turn
+        async_to_sync(wake_computer)()  # the computer may have the first turn
         return redirect("game", new.uuid)
     opponent = game.player_o if side == "I" else game.player_i
     try:

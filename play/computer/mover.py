@@ -33,6 +33,7 @@ from django.db import close_old_connections
 from django.db.models import F, Q
 from django.utils import timezone
 
+from play import gameview
 from play.commands.path import execute_async
 from play.commands.submission import Submission
 from play.computer import conf, pool
@@ -44,6 +45,7 @@ from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
 from play.games.talu.variants import get_variant
 from play.live import delivery
 from play.models import ComputerGame, Game, GameEvent
+from play.store import engines
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +95,22 @@ def _load(pk: int, worker: str) -> dict[str, Any] | None:
     game = row.game
     events = list(GameEvent.objects.filter(game=game, version__lte=game.version)
                   .order_by("version").values_list("kind", "data"))
+    hold_state(game)
     return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
             "events": [(k, d) for k, d in events], "level": row.level, "side": row.side,
             "clock": _clock(game)}
+
+
+def hold_state(game: Game) -> None:
+    """Bring this process's state of ``game`` to the version just read, and its players
+    block into the cache, so that the turn's first step takes the command path's fast road
+    like the others (``path.hold``: decided on the held state, appended on the loop's own
+    connection, grouped with other games' steps) instead of the slow road on a thread (the
+    game row read again, the events the person added read, a sync append of its own). The
+    person's steps reached the other processes, not this one: the state lags by their turn,
+    which ``engines.take`` reads (the first turn: the log replayed once)."""
+    engines.put(game, engines.take(game))
+    gameview.players_block(game)
 
 
 def _clock(game: Game) -> dict[str, Any]:

@@ -88,7 +88,10 @@ async def announce(game_id: Any, outcome: Any, *, sender: Any = None,
         await sender.delivery.deliver(event, ack=ack)
     await layer_call(layer.group_send, group_name(game_id), event)
     if wake and needs_worker(outcome, update):
-        await wake_worker()
+        if computer_only(outcome, update):
+            await wake_computer()
+        else:
+            await wake_worker()
 
 
 def needs_worker(outcome: Any, update: dict[str, Any] | None = None) -> bool:
@@ -115,6 +118,25 @@ def computer_to_move(update: dict[str, Any]) -> bool:
     players = (update.get("game") or {}).get("players") or {}
     return bool(side and state.get("steps_used") == 0 and (players.get(side) or {}).get(
         "computer"))
+
+
+def computer_only(outcome: Any, update: dict[str, Any]) -> bool:
+    """Whether only the computer's job needs to look at what ``outcome`` stored (its turn
+    now; no game ended, no clock running out before the next poll): ``wake_computer``."""
+    return not outcome.finished and not soon(getattr(outcome, "deadline", None)) \
+        and computer_to_move(update)
+
+
+async def wake_computer() -> None:
+    """Ask the workers' computer job (``play.computer.mover``) to claim the turns waiting for
+    it now, and nothing else: a wave of computer games passes the turn to the computer a few
+    times a second, and a full ``wake_worker`` made every worker run each of its jobs' rounds
+    (the outbox, the sessions, the jobs, the clock's, the pools') for each, a dozen statements
+    and thread hops beside the human games' steps (BENCHMARKS.md, issue 25). A worker that
+    does not know ``jobs`` takes it as a wake of all but its clock."""
+    layer = get_channel_layer()
+    await layer_call(layer.group_send, WORKER_GROUP,
+                     {"type": "worker.wake", "clock": False, "jobs": ["computer"]})
 
 
 async def wake_worker(clock: bool = True) -> None:

@@ -12,10 +12,11 @@ loop; after a job the
 loop announces its result to the game's sockets (the archived game's records and rating
 changes, ``delivery.announce_archived``).
 
-Three jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving, the
-computer's turns), the clock's (flags at their deadline, R37, on a thread of its own:
-``play.worker.clock_thread``) and the pools' waves (R47), so that neither a flag nor a pairing waits
-behind an archive's signatures.
+Four jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving), the
+clock's (flags at their deadline, R37, on a thread of its own: ``play.worker.clock_thread``),
+the pools' waves (R47), so that neither a flag nor a pairing waits behind an archive's
+signatures, and the computer's turns (``play.computer.mover``), which a wake that names only
+them (``jobs: ["computer"]``, ``delivery.wake_computer``) wakes alone.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Worker:
         self.computer = Mover(self.name)  # the computer opponent's turns (play.computer)
         self.clock: ClockThread | None = None  # the clock's job, on its own thread
         self.pool_wake = asyncio.Event()
+        self.computer_wake = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -91,10 +93,15 @@ class Worker:
         # The pools' waves beside both: a pairing never waits behind an archive either (R47).
         pools = asyncio.ensure_future(self._job(self.pool_wake, self.pool_round,
                                                 conf.worker_poll))
+        # The computer's turns as a job of their own, woken alone when a person passes the
+        # turn to it (``delivery.wake_computer``): its wake-ups run no other job's round.
+        computer = asyncio.ensure_future(self._job(self.computer_wake, self.computer_round,
+                                                   conf.worker_poll))
         try:
             await self._job(self.wake, self.round, conf.worker_poll)
         finally:
             pools.cancel()
+            computer.cancel()
             if listener is not None:
                 listener.cancel()
             await self.clock.stop()
@@ -148,10 +155,6 @@ class Worker:
             await sync_to_async(rounds.jobs_in_thread, thread_sensitive=False)()
         except Exception:
             log.warning("worker jobs round failed", exc_info=True)
-        try:
-            await self.computer.round()
-        except Exception:  # the database away: the claims wait for the next round
-            log.warning("worker: the computer's round failed", exc_info=True)
         alive = conf.worker_alive_file()
         if alive:  # the container's health check reads its age (deploy/healthcheck.py)
             try:
@@ -159,6 +162,13 @@ class Worker:
                     os.utime(alive)
             except OSError as err:
                 log.warning("worker: cannot touch %s (%s)", alive, err)
+
+    async def computer_round(self) -> None:
+        """The computer's turns waiting for it, claimed and started (``play.computer``)."""
+        try:
+            await self.computer.round()
+        except Exception:  # the database away: the claims wait for the next round
+            log.warning("worker: the computer's round failed", exc_info=True)
 
     async def pool_round(self) -> None:
         """The pools' due waves once (R47): each pairing announced to both players, the lobby
@@ -189,6 +199,9 @@ class Worker:
                 continue
             delay = 0.2
             if message.get("type") == "worker.wake":
+                self.computer_wake.set()
+                if message.get("jobs") == ["computer"]:  # delivery.wake_computer
+                    continue
                 self.wake.set()
                 if message.get("clock", True) and self.clock is not None:
                     self.clock.wake()

@@ -393,3 +393,80 @@ def test_the_worker_flags_the_computer_like_anyone(make_user):
     assert [u for u, _ in flagged] == [game.uuid]
     row = Game.objects.get(pk=game.pk)
     assert (row.status, row.winner, row.cause) == ("finished", "O", "time")
+
+
+@pytest.mark.asyncio
+async def test_the_computer_s_steps_all_take_the_fast_road(make_user, monkeypatch):
+    """R40, issue 25's wave: the worker brings its held state up to the game as it reads it
+    for the search (``mover.hold_state``), so every step of the computer's turn, the first
+    included, is decided on that state and appended on the loop's own connection, never the
+    slow road's thread (the row and the events read again, an append of its own)."""
+    from play.commands import path
+
+    dora = await database_sync_to_async(make_user)("dora")
+    game = await database_sync_to_async(play_the_computer)(dora, "standard", 1, "O")
+    engines.forget()  # as a worker that holds nothing of the game (its players on servers)
+    slow: list[Submission] = []
+    real_store = path.store
+
+    def counted(sub, now=None):
+        slow.append(sub)
+        return real_store(sub, now)
+
+    monkeypatch.setattr(path, "store", counted)
+    worker = mover.Mover("w")
+    assert await worker.round() == 1
+    await worker.drain()
+    stored = await database_sync_to_async(_events)(game)
+    assert len(stored) >= 2 and all(e[3] == "computer" for e in stored)  # its turn, played
+    assert slow == []
+
+
+@pytest.mark.asyncio
+async def test_a_turn_passed_to_the_computer_wakes_only_the_computer_s_job(make_user):
+    """The end of a person's turn against the computer wakes the workers' computer job alone
+    (``delivery.wake_computer``); a game's end still wakes every job (its archive)."""
+    from channels.layers import get_channel_layer
+
+    from play.live import delivery
+    from play.worker.loop import Worker
+
+    erin = await database_sync_to_async(make_user)("erin")
+    game = await database_sync_to_async(play_the_computer)(erin, "standard", 1, "I")
+    layer = get_channel_layer()
+    channel = await layer.new_channel("worker.")
+    await layer.group_add(delivery.WORKER_GROUP, channel)
+    you = player("I")
+    outcome = await database_sync_to_async(store)(
+        Submission(game.uuid, you, PlayStep({"kind": "move", "from": "A2", "to": "A3"}),
+                   version=0))
+    assert outcome.ok
+    await delivery.announce(game.uuid, outcome)  # mid-turn: nobody woken
+    outcome = await database_sync_to_async(store)(
+        Submission(game.uuid, you, PlayStep({"kind": "end"}), version=1))
+    await delivery.announce(game.uuid, outcome)
+    async with asyncio.timeout(5):
+        wake = await layer.receive(channel)
+    assert wake == {"type": "worker.wake", "clock": False, "jobs": ["computer"]}
+
+    worker = Worker("w")
+    inbox: asyncio.Queue = asyncio.Queue()
+
+    class Layer:
+        async def receive(self, _channel):
+            return await inbox.get()
+
+    listening = asyncio.ensure_future(worker._listen(Layer(), "c"))
+    try:
+        await inbox.put(wake)
+        await asyncio.sleep(0.01)
+        assert worker.computer_wake.is_set()
+        assert not worker.wake.is_set() and not worker.pool_wake.is_set()  # no other round
+        worker.computer_wake.clear()
+        await inbox.put({"type": "worker.wake"})
+        await asyncio.sleep(0.01)
+        assert worker.wake.is_set() and worker.pool_wake.is_set()  # a full wake: every job
+        assert worker.computer_wake.is_set()
+    finally:
+        listening.cancel()
+
