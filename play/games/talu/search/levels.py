@@ -101,6 +101,7 @@ class Level:
     resigns: bool = False
     resign_margin: int = 600  # centipieces down (after search) at which a resigning level gives up
     leaf_wins: int = 0  # nodes per leaf for the next mover's immediate win (0: not looked for)
+    tuned: bool = False  # the evaluation's fitted weights (``evaluate.TUNED``), not the hand-set
     slip: float = 0.0  # chance that a turn is picked at random among the sane ones (a slip)
 
 
@@ -111,10 +112,10 @@ LEVELS: dict[int, Level] = {
         Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.65),
         Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.5),
         Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
-        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
-        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
-        Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, slip=0.15),
-        Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
+        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, tuned=True),
+        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200, tuned=True),
+        Level(7, 2, 18, 8, 100_000, 0, 6.0, resigns=True, leaf_wins=300, tuned=True),
+        Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300, tuned=True),
     )
 }
 
