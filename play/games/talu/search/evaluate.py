@@ -61,35 +61,26 @@ def features(v: Variant, me: int, op: int, side: int) -> list[int]:
     them (mine, theirs), and the squares of each side's home row in its own overlap (where an
     invader is taken by an honor capture at once, R8)."""
     g = v.geometry
+    (ranks, max_caps, goal, home_me, home_op, second_me, second_op, zone_me,
+     zone_op) = _constants(v, side)
     over_me, over_op = g.overlap(me), g.overlap(op)
     exits = g.range_of(g.all & ~(me | op))  # squares with a free neighbour: an attack can exit
-    max_caps = max(1, (v.steps - 1) // max(1, v.attack_cost - 1))
-    if v.max_chain is not None:
-        max_caps = min(max_caps, v.max_chain * max(1, v.steps // (v.attack_cost + 1)))
     hanging = (me & over_op & exits).bit_count()
     steps = v.steps
-    last = g.ranks - 1
     near_me = [0] * steps
     near_op = [0] * steps
     adv_me = adv_op = 0
-    masks = g.rank_masks
-    for r, mask in enumerate(masks):
+    for mask, prog_me, near_i, prog_op, near_j in ranks:
         c = (me & mask).bit_count()
         if c:
-            togo = (last - r) if side == 0 else r
-            adv_me += c * (last - togo)
-            if 0 < togo <= steps:
-                near_me[togo - 1] += c
+            adv_me += c * prog_me
+            if near_i >= 0:
+                near_me[near_i] += c
         c = (op & mask).bit_count()
         if c:
-            togo = r if side == 0 else (last - r)
-            adv_op += c * (last - togo)
-            if 0 < togo <= steps:
-                near_op[togo - 1] += c
-    home_me, home_op = g.home_row(side), g.home_row(1 - side)
-    second_me = masks[1] if side == 0 else masks[-2]
-    second_op = masks[-2] if side == 0 else masks[1]
-    zone_me, zone_op = _zone(g, steps, side), _zone(g, steps, 1 - side)
+            adv_op += c * prog_op
+            if near_j >= 0:
+                near_op[near_j] += c
     return [
         me.bit_count() - op.bit_count(),
         1 if hanging else 0,
@@ -98,7 +89,7 @@ def features(v: Variant, me: int, op: int, side: int) -> list[int]:
         (me & over_me).bit_count() - (op & over_op).bit_count(),
         adv_me,
         adv_op,
-        (me & g.goal_row(side)).bit_count(),
+        (me & goal).bit_count(),
         *near_me,
         *near_op,
         (me & home_me).bit_count(),
@@ -110,6 +101,38 @@ def features(v: Variant, me: int, op: int, side: int) -> list[int]:
         (over_me & home_me).bit_count(),
         (over_op & home_op).bit_count(),
     ]
+
+
+_CONSTANTS: dict[tuple[str, int], tuple] = {}
+
+
+def _constants(v: Variant, side: int) -> tuple:
+    """What ``features`` needs of the board for ``side`` (just moved), computed once: per rank
+    (mask, its progress for ``side``, the index of its ``near_me`` count or -1, the same for
+    the opponent), the captures a turn reaches, the goal row, both home rows and the rows
+    before them, and both zones within a turn's steps of the goal row (``_zone``)."""
+    key = (v.name, side)
+    try:
+        return _CONSTANTS[key]
+    except KeyError:
+        pass
+    g = v.geometry
+    last = g.ranks - 1
+    ranks = []
+    for r, mask in enumerate(g.rank_masks):
+        togo_me = (last - r) if side == 0 else r
+        togo_op = r if side == 0 else (last - r)
+        ranks.append((mask, last - togo_me, togo_me - 1 if 0 < togo_me <= v.steps else -1,
+                      last - togo_op, togo_op - 1 if 0 < togo_op <= v.steps else -1))
+    max_caps = max(1, (v.steps - 1) // max(1, v.attack_cost - 1))
+    if v.max_chain is not None:
+        max_caps = min(max_caps, v.max_chain * max(1, v.steps // (v.attack_cost + 1)))
+    masks = g.rank_masks
+    out = (tuple(ranks), max_caps, g.goal_row(side), g.home_row(side), g.home_row(1 - side),
+           masks[1] if side == 0 else masks[-2], masks[-2] if side == 0 else masks[1],
+           _zone(g, v.steps, side), _zone(g, v.steps, 1 - side))
+    _CONSTANTS[key] = out
+    return out
 
 
 _ZONES: dict[tuple[int, int, int, int], int] = {}

@@ -10,37 +10,38 @@ BENCHMARKS.md) level 8 answers in a few seconds in the standard variant; the lar
 spend the same nodes and see less of the tree.
 
 The ladder is spaced by design, as lichess spaces its levels (Stockfish's skill, depth and
-time): each level pairs a *search* (depth, beams, nodes, leaf wins) with a *slip*, the chance
-that a turn is not searched at all but walked at random, step by step, like a beginner's. The
-search alone gives a ladder that goes flat at the top (wider beams and more nodes than level
-8's measured no stronger, BENCHMARKS.md) and close steps lower down (a one-turn search with
-safety, two turns, two with leaf wins); the slip spaces them where it can: level 8 never
-slips, and each level below slips more or searches less than the one above. Measured
-(BENCHMARKS.md, ``bench_computer.py ladder``, 100 games a rung): level 1 beats a random mover
-98 %, each level against the one below scores 64, 66, 71, 53, 71, 63, 71 % (rungs 2-8): the
-search family spans about seven rungs of 65 %, so rungs 2, 5 (level 5 is level 4 without the
-slip) and 7 stay below it; more span needs a stronger top search.
+time): each level pairs a *search* (depth, beams, nodes, leaf wins, the evaluation's weights)
+with a *slip*, the chance that a turn is not searched at all but walked at random, step by
+step, like a beginner's. The hand-set evaluation's search family spanned only about seven
+rungs of 65 % from level 1 to its strongest search (wider beams and more nodes than level 8's
+measured no stronger), so rungs 2, 5 and 7 missed 65 %. The evaluation's weights fitted to
+self-play (``tuned``, ``evaluate.TUNED``, issue 25) are the missing span: the same two-turn
+search with them scored 77 % against itself with the hand-set ones at level 5's budget and
+85 % at level 8's (BENCHMARKS.md). So levels 1-4 keep the hand-set weights and their slips,
+and levels 5-8 are the two-turn searches of widening beams with the fitted weights, none
+slipping (a slip above level 3 was worth little). Measured: BENCHMARKS.md, ``bench_computer.py
+ladder`` (the rungs and their games there).
 
-| level | search: depth | beam root/inner | nodes | noise | leaf wins | slip | CPU s cap |
-|---|---|---|---|---|---|---|---|
-| 1 | 1          | 4 / -   | 3 000   | 250 | -   | 95 % | 1 |
-| 2 | 1          | 4 / -   | 3 000   | 250 | -   | 65 % | 1 |
-| 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | 50 % | 1 |
-| 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | 25 % | 3 |
-| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | -    | 3 |
-| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | -    | 4 |
-| 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | 15 % | 6 |
-| 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | -    | 8 |
+| level | search: depth | beam root/inner | nodes | noise | leaf wins | weights | slip | CPU s cap |
+|---|---|---|---|---|---|---|---|---|
+| 1 | 1          | 4 / -   | 3 000   | 250 | -   | hand   | 95 % | 1 |
+| 2 | 1          | 4 / -   | 3 000   | 250 | -   | hand   | 65 % | 1 |
+| 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | hand   | 50 % | 1 |
+| 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | hand   | 25 % | 3 |
+| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | fitted | -    | 3 |
+| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | fitted | -    | 4 |
+| 7 | 2          | 18 / 8  | 100 000 | 0   | 300 | fitted | -    | 6 |
+| 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | fitted | -    | 8 |
 
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
 the honor rule; level 2 searches its own turn (noisily) a third of the time; level 3 half the
 time, with safety (no turn after which the reply wins at once); level 4 is the first to search
 two turns (its own and every reply), with the leaf wins (a two-turn search without them
-measured no better than level 3); level 5 is the same search without the slip; levels 6-8
-widen it, level 7 slipping now and then (level 6 and 8 are each a clear step from it: the
-searches alone measured too close). On one core of this machine at a load of 15
-(BENCHMARKS.md) level 8 took 0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends
-before its node budget.
+measured no better than level 3); level 5 is the same search with the fitted weights and
+without the slip; levels 6-8 widen it. The fitted weights are the standard variant's: in the
+6-step variants (dynamic, grand master) every level weighs by hand (``evaluate.weights``). On
+one core of this machine at a load of 15 (BENCHMARKS.md) level 8 took 0.6-1.5 s a turn: its
+search (two turns, 24/8 beams) usually ends before its node budget.
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
