@@ -117,6 +117,9 @@ def fit(args: argparse.Namespace) -> None:
         scale -= np.sum((p - y) * z) / max(1e-12, np.sum(p * (1 - p) * z * z))
     prior = np.r_[scale * hand, 0.0]
     reg = args.l2 * np.r_[np.ones(len(hand)), 0.0]
+    names = feature_names(v)
+    for name in filter(None, args.hold.split(",")):  # held at the hand-set weight
+        reg[names.index(name)] = 1e12
     w = prior.copy()
     for _ in range(50):  # Newton's method on the log loss plus the ridge towards the prior
         p = 1 / (1 + np.exp(-x1 @ w))
@@ -131,6 +134,8 @@ def fit(args: argparse.Namespace) -> None:
     ph = 1 / (1 + np.exp(-(x @ hand) * scale))
     hand_loss = -np.mean(y * np.log(ph) + (1 - y) * np.log(1 - ph))
     scaled = [round(c * PIECE / w[0]) for c in w[:-1]]
+    for name in filter(None, args.hold.split(",")):
+        scaled[names.index(name)] = int(hand[names.index(name)])
     if args.holdout:  # the log loss on the held-out games (every fifth seed)
         hx, hy = samples(args.data, args.variant, 1)
         hx1 = np.hstack([np.array(hx, dtype=float), np.ones((len(hx), 1))])
@@ -139,7 +144,6 @@ def fit(args: argparse.Namespace) -> None:
         print("held out", len(hy), "tuned", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
         q = np.clip(1 / (1 + np.exp(-(hx1[:, :-1] @ hand) * scale)), 1e-9, 1 - 1e-9)
         print("held out hand", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
-    names = feature_names(v)
     print(json.dumps({"positions": len(y), "log_loss": loss,
                       "hand_log_loss_same_scale": hand_loss, "intercept": w[-1],
                       "weights": dict(zip(names, scaled, strict=True)),
@@ -163,6 +167,9 @@ def main() -> None:
     f.add_argument("--variant", default="standard")
     f.add_argument("--l2", type=float, default=100.0)
     f.add_argument("--holdout", action="store_true", help="fit on 4/5 of the games only")
+    f.add_argument("--hold", default="",
+                   help="features whose hand-set weights are kept, e.g. adv_me,adv_op (tried: "
+                        "the fitted level still shuffles against itself, BENCHMARKS.md)")
     args = p.parse_args()
     if args.what == "games":
         games(args)

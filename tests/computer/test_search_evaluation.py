@@ -1,5 +1,5 @@
 """The evaluation's weights (issue 25): the hand-set ones, and the ones fitted to self-play
-that the top levels use in the standard variant (``evaluate.TUNED``,
+that level 8 uses in the standard variant (``evaluate.TUNED``,
 ``benchmarks/tune_evaluation.py``). The fitted weights see the invasion race (R10) in terms
 the hand-set ones did not have: a runner no opponent piece stands next to, the home row's
 squares an invader could be taken on at once (R8)."""
@@ -78,6 +78,6 @@ def test_the_features_are_the_same_for_either_side() -> None:
 @pytest.mark.parametrize("variant", ["standard", "dynamic", "grand-master"])
 def test_which_levels_use_the_fitted_weights(variant: str) -> None:
     v = get_variant(variant)
-    assert [n for n, lv in LEVELS.items() if lv.tuned] == [5, 6, 7, 8]
+    assert [n for n, lv in LEVELS.items() if lv.tuned] == [8]
     # Fitted for the standard variant only: the others keep the hand-set weights everywhere.
     assert (weights(v, True) != weights(v, False)) is (variant == "standard")
