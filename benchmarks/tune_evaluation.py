@@ -8,7 +8,7 @@ random opening of 2-6 turns, so the positions vary), one JSON line per game: the
 every turn (I bits, O bits, the side that just moved) and the winner. ``fit``: a logistic
 regression of the game's result (for the side that just moved) on the evaluation's features
 (``evaluate.features``), whose coefficients, scaled so that a piece is worth ``PIECE``, are the
-weights ``evaluate.WEIGHTS`` holds. Pure Python + numpy, a fixed seed: rerunnable.
+weights ``evaluate.TUNED`` holds (level 8). Pure Python + numpy, a fixed seed: rerunnable.
 """
 
 from __future__ import annotations

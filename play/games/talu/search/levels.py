@@ -16,9 +16,9 @@ step, like a beginner's. The hand-set evaluation's search family spans only abou
 of 65 % from level 1 to its strongest search (wider beams and more nodes measured no
 stronger), so rungs 2, 5 and 7 stayed below 65 % (64, 53, 63 %, BENCHMARKS.md). Level 8 now
 weighs with the evaluation's weights fitted to self-play (``tuned``, ``evaluate.TUNED``, issue
-25): the same search with them scored 75 % of 60 games against itself with the hand-set
+25): the same search with them scored 74 % of 100 games against itself with the hand-set
 weights (at level 5's budget 77 % of 60), so level 7 is that search with the hand-set weights
-(the old level 8, which scored 72 % of 40 against level 6) and level 8 the same with the
+(the old level 8, which scored 85 % of 100 games against level 6) and level 8 the same with the
 fitted ones. The levels below keep the hand-set weights: the fitted evaluation against itself
 shuffles without ever invading (every game between two fitted levels reached the 200-turn
 limit), so levels 5-7 on it wait for a fit that keeps the race going (open, BENCHMARKS.md).
