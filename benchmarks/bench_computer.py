@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_computer.py speed --sunfish /tmp/sunfish/sunfish.py
     .venv/bin/python benchmarks/bench_computer.py ladder --games 100 [--variant standard]
     .venv/bin/python benchmarks/bench_computer.py ladder --reduced      # what time allowed
+    .venv/bin/python benchmarks/bench_computer.py pair --a 8:fitted --b 8:hand --games 30
 
 ``speed``: for each variant and level, the computer's search from a fixed set of positions
 (the opening and middlegames of seeded random play): nodes per second and whole turns generated
@@ -19,6 +20,10 @@ load hits both alike.
 ``--opening`` turns (default 2: one each; the levels without noise are deterministic). A game
 that reaches ``--max-turns`` is scored a draw (half a point). Target: each level >= 65 %
 against the one below, level 1 >= 95 % against random. Games run in ``--jobs`` processes.
+
+``pair``: two searches against each other in the same harness (seeds ``1000 * level + n``,
+sides alternated, the same openings), a level with its own weights or with the evaluation's
+fitted or hand-set ones (``8:fitted``, ``8:hand``): how the fitted weights were screened.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from play.games.talu import TaluGame  # noqa: E402
-from play.games.talu.search import choose_turn, get_level  # noqa: E402
+from play.games.talu.search import Level, choose_turn, get_level  # noqa: E402
 
 VARIANTS = ("standard", "dynamic", "grand-master")
 
@@ -57,7 +62,7 @@ def random_turn(game: TaluGame, rng: random.Random) -> None:
         game.play(rng.choice(steps))
 
 
-def computer_turn(game: TaluGame, level: int, seed: int) -> int:
+def computer_turn(game: TaluGame, level: int | Level, seed: int) -> int:
     # No time cap: a level is its node budget, whatever the machine's load (the site keeps
     # the level's time cap as a safety, which binds only on a machine several times slower).
     choice = choose_turn(game, level, seed=seed, seconds=0)
@@ -90,9 +95,37 @@ def play_game(args: tuple[str, int, int, int, int]) -> dict:
         turns += 1
     o = game.outcome
     score = 0.5 if o is None or o.winner is None else 1.0 if o.winner.index == hi_side else 0.0
-    return {"variant": variant, "hi": hi, "lo": lo, "hi_side": hi_side, "seed": seed,
-            "score": score, "turns": turns, "reason": o.reason.value if o else "max-turns",
+    return {"variant": variant, "hi": _label(hi), "lo": _label(lo), "hi_side": hi_side,
+            "seed": seed, "score": score, "turns": turns,
+            "reason": o.reason.value if o else "max-turns",
             "seconds": time.perf_counter() - started}
+
+
+def _label(level: int | Level) -> int | str:
+    """A level's number, or for a level with other weights than its own (``pair``) its number
+    and the weights: "8 fitted", "8 hand"."""
+    if isinstance(level, int):
+        return level
+    return f"{level.number} {'fitted' if level.tuned else 'hand'}"
+
+
+def pair(args: argparse.Namespace) -> dict:
+    """Two searches of the same harness against each other, e.g. level 8 with the fitted
+    weights against level 8 with the hand-set ones (``--a 8:fitted --b 8:hand``)."""
+    def spec(text: str) -> Level:
+        number, _, weights = text.partition(":")
+        lv = get_level(int(number))
+        return replace(lv, tuned=weights == "fitted") if weights else lv
+
+    a, b = spec(args.a), spec(args.b)
+    jobs = [(args.variant, a, b, n % 2, 1000 * a.number + n + args.seed_base, args.max_turns,
+             args.opening) for n in range(args.games)]
+    results: list[dict] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for done in as_completed([pool.submit(play_game, job) for job in jobs]):
+            results.append(done.result())
+            print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+    return {"variant": args.variant, "table": table_of(results)}
 
 
 def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -263,8 +296,17 @@ def main() -> None:
     lad.add_argument("--from-log", help="the table of a (stopped) run's progress lines")
     lad.add_argument("--opening", type=int, default=2,
                      help="random turns (both sides) before the levels play")
+    pr = sub.add_parser("pair", help="two searches: LEVEL or LEVEL:fitted / LEVEL:hand")
+    pr.add_argument("--a", required=True)
+    pr.add_argument("--b", required=True)
+    pr.add_argument("--variant", default="standard", choices=VARIANTS)
+    pr.add_argument("--games", type=int, default=40)
+    pr.add_argument("--max-turns", type=int, default=200)
+    pr.add_argument("--jobs", type=int, default=2)
+    pr.add_argument("--seed-base", type=int, default=0)
+    pr.add_argument("--opening", type=int, default=2)
     args = p.parse_args()
-    out = speed(args) if args.what == "speed" else ladder(args)
+    out = {"speed": speed, "ladder": ladder, "pair": pair}[args.what](args)
     out["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
                       "load": os.getloadavg()}
     print(json.dumps(out, indent=1))

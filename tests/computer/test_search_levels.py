@@ -11,7 +11,7 @@ import pytest
 
 from play.computer.think import think
 from play.games.talu import TaluGame
-from play.games.talu.search import LEVELS, choose_turn, clock_seconds, get_level
+from play.games.talu.search import LEVELS, Level, choose_turn, clock_seconds, get_level
 from play.games.talu.search.levels import CLOCK_RESERVE, MIN_THINK, wall_seconds
 from play.games.talu.search.turns import Budget, BudgetExhausted
 
@@ -71,6 +71,11 @@ def test_the_ladder_slips_less_as_it_rises_and_level_8_never() -> None:
     # level 5 is level 4's search without the slip.
     assert all(LEVELS[n].leaf_wins for n in range(4, 9)) and not LEVELS[3].leaf_wins
     assert replace(LEVELS[4], number=5, slip=0.0) == LEVELS[5] and LEVELS[4].slip > 0
+    # Level 8 alone weighs with the evaluation's fitted weights (evaluate.TUNED): level 7 is
+    # the same search with the hand-set ones, a rung below it (BENCHMARKS.md).
+    assert [n for n, lv in LEVELS.items() if lv.tuned] == [8]
+    assert replace(LEVELS[7], number=8, tuned=True) == LEVELS[8]
+    assert LEVELS[7] == Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300)
     low = {tuple(choose_turn(game, 1, seed=s, seconds=0).steps) for s in range(12)}
     top = {tuple(choose_turn(game, 8, seed=s, nodes=20_000, seconds=0).steps) for s in range(3)}
     assert len(low) > 6 and len(top) == 1

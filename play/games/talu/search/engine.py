@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..steps import END, PASS
 from ..turn import IStep, TurnState
-from .evaluate import WIN, evaluate
+from .evaluate import WIN, evaluate, weights
 from .levels import WIN_NODES, Level
 from .turns import Budget, BudgetExhausted, Candidate, find_win, generate
 
@@ -88,16 +88,18 @@ class Search:
         self.level = level
         self.rng = rng
         self.budget = budget
+        self.weights: tuple[int, ...] | None = None  # the evaluation's, set by ``run``
 
     # --- the tree below the root ---------------------------------------------------------
     def negamax(self, st: TurnState, depth: int, alpha: int, beta: int, ply: int) -> int:
         if not st.honor & st.op and find_win(st.copy(), self.budget, INNER_WIN_NODES):
             return WIN - ply  # the beam may miss a walk to the goal row; this does not
-        cands = generate(st, self.level.inner_width, self.budget)
+        cands = generate(st, self.level.inner_width, self.budget, w=self.weights)
         if not cands:  # no step at all: the pass is the only turn
             after = TurnState(st.v, 1 - st.side, st.op, st.me)
-            return evaluate(st.v, st.me, st.op, st.side) if depth <= 1 else -self.negamax(
-                after, depth - 1, -beta, -alpha, ply + 1)
+            if depth <= 1:
+                return evaluate(st.v, st.me, st.op, st.side, self.weights)
+            return -self.negamax(after, depth - 1, -beta, -alpha, ply + 1)
         best = -WIN * 2
         for sc, fin in cands[: self.level.inner_width]:
             if sc >= WIN or sc <= -WIN:
@@ -131,6 +133,7 @@ class Search:
     def run(self, root: TurnState, history: History) -> Result:
         lv = self.level
         start = len(root.steps)
+        self.weights = weights(root.v, lv.tuned)
         if not root.honor & root.op:
             # Under the honor rule (R10) the removal of the invaders comes first: the budget
             # goes to ``generate``, whose honor search runs before anything else.
@@ -146,7 +149,7 @@ class Search:
             if fin.used and not (history.own_passes and counts_as_pass(fin, history)):
                 self.budget.afford(len(fin.steps) - start)  # the states the walk visited
                 return Result(_turn_steps(fin, start), 0, self.budget.nodes, 0, 0)
-        cands = generate(root.copy(), lv.root_width, self.budget, soft=True)
+        cands = generate(root.copy(), lv.root_width, self.budget, soft=True, w=self.weights)
         if not cands:
             steps: list[IStep] = [(PASS, -1, -1)] if root.used == 0 else [(END, -1, -1)]
             return Result(steps, 0, self.budget.nodes, 0, 0)

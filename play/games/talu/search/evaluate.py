@@ -49,37 +49,156 @@ def progress_masks(g: Geometry, side: int) -> tuple[tuple[int, int], ...]:
         return table
 
 
-def _advance(g: Geometry, bits: int, side: int, steps: int, near_weight: int) -> int:
-    score = 0
-    last = g.ranks - 1
-    for mask, togo in progress_masks(g, side):
-        c = (bits & mask).bit_count()
-        if c:
-            score += c * (last - togo) * RANK
-            if 0 < togo <= steps:
-                score += c * (steps - togo + 1) * near_weight
-    return score
-
-
-def evaluate(v: Variant, me: int, op: int, side: int) -> int:
-    """The score of the board for ``side`` (owning ``me``) whose turn has just ended."""
+def features(v: Variant, me: int, op: int, side: int) -> list[int]:
+    """The evaluation's terms for ``side`` (owning ``me``) whose turn has just ended, as
+    counts; ``evaluate`` weighs them (``weights``). In order (``feature_names``): material, a first
+    hanging piece (0/1) and the next ones the opponent's steps reach, opponent pieces I
+    threaten, defended pieces (mine less theirs), ranks of progress (mine, theirs), pieces on
+    the goal row (invaders, R10), then for k = 1..steps my pieces and the opponent's k ranks
+    from their goal rows (the invasion race: the opponent is to move, so its runners weigh
+    more), then the pieces on each side's home row and the row before it (the honor rule's
+    defenders, R10), the runners within a turn of the goal row with no opponent piece next to
+    them (mine, theirs), and the squares of each side's home row in its own overlap (where an
+    invader is taken by an honor capture at once, R8)."""
     g = v.geometry
+    (ranks, max_caps, goal, home_me, home_op, second_me, second_op, zone_me,
+     zone_op) = _constants(v, side)
     over_me, over_op = g.overlap(me), g.overlap(op)
-    empty = g.all & ~(me | op)
-    exits = g.range_of(empty)  # squares with a free neighbour: an attack there can exit
-    score = PIECE * (me.bit_count() - op.bit_count())
+    exits = g.range_of(g.all & ~(me | op))  # squares with a free neighbour: an attack can exit
+    hanging = (me & over_op & exits).bit_count()
+    steps = v.steps
+    near_me = [0] * steps
+    near_op = [0] * steps
+    adv_me = adv_op = 0
+    for mask, prog_me, near_i, prog_op, near_j in ranks:
+        c = (me & mask).bit_count()
+        if c:
+            adv_me += c * prog_me
+            if near_i >= 0:
+                near_me[near_i] += c
+        c = (op & mask).bit_count()
+        if c:
+            adv_op += c * prog_op
+            if near_j >= 0:
+                near_op[near_j] += c
+    return [
+        me.bit_count() - op.bit_count(),
+        1 if hanging else 0,
+        min(hanging, max_caps) - 1 if hanging else 0,
+        (op & over_me & exits).bit_count(),
+        (me & over_me).bit_count() - (op & over_op).bit_count(),
+        adv_me,
+        adv_op,
+        (me & goal).bit_count(),
+        *near_me,
+        *near_op,
+        (me & home_me).bit_count(),
+        (op & home_op).bit_count(),
+        (me & second_me).bit_count(),
+        (op & second_op).bit_count(),
+        (me & zone_me & ~g.range_of(op)).bit_count(),
+        (op & zone_op & ~g.range_of(me)).bit_count(),
+        (over_me & home_me).bit_count(),
+        (over_op & home_op).bit_count(),
+    ]
+
+
+_CONSTANTS: dict[tuple[str, int], tuple] = {}
+
+
+def _constants(v: Variant, side: int) -> tuple:
+    """What ``features`` needs of the board for ``side`` (just moved), computed once: per rank
+    (mask, its progress for ``side``, the index of its ``near_me`` count or -1, the same for
+    the opponent), the captures a turn reaches, the goal row, both home rows and the rows
+    before them, and both zones within a turn's steps of the goal row (``_zone``)."""
+    key = (v.name, side)
+    try:
+        return _CONSTANTS[key]
+    except KeyError:
+        pass
+    g = v.geometry
+    last = g.ranks - 1
+    ranks = []
+    for r, mask in enumerate(g.rank_masks):
+        togo_me = (last - r) if side == 0 else r
+        togo_op = r if side == 0 else (last - r)
+        ranks.append((mask, last - togo_me, togo_me - 1 if 0 < togo_me <= v.steps else -1,
+                      last - togo_op, togo_op - 1 if 0 < togo_op <= v.steps else -1))
     max_caps = max(1, (v.steps - 1) // max(1, v.attack_cost - 1))
     if v.max_chain is not None:
         max_caps = min(max_caps, v.max_chain * max(1, v.steps // (v.attack_cost + 1)))
-    hanging = (me & over_op & exits).bit_count()
-    if hanging:
-        score -= HANG_FIRST + HANG_MORE * (min(hanging, max_caps) - 1)
-    score += MY_THREAT * (op & over_me & exits).bit_count()
-    score += DEFENDED * ((me & over_me).bit_count() - (op & over_op).bit_count())
-    score += _advance(g, me, side, v.steps, NEAR_GOAL_MOVER)
-    score -= _advance(g, op, 1 - side, v.steps, NEAR_GOAL_TO_MOVE)
-    score += INVADER * (me & g.goal_row(side)).bit_count()
-    return score
+    masks = g.rank_masks
+    out = (tuple(ranks), max_caps, g.goal_row(side), g.home_row(side), g.home_row(1 - side),
+           masks[1] if side == 0 else masks[-2], masks[-2] if side == 0 else masks[1],
+           _zone(g, v.steps, side), _zone(g, v.steps, 1 - side))
+    _CONSTANTS[key] = out
+    return out
+
+
+_ZONES: dict[tuple[int, int, int, int], int] = {}
+
+
+def _zone(g: Geometry, steps: int, side: int) -> int:
+    """The squares from which ``side`` reaches its goal row within one turn's steps (not on
+    it), computed once per board."""
+    key = (g.files, g.ranks, steps, side)
+    try:
+        return _ZONES[key]
+    except KeyError:
+        zone = 0
+        for mask, togo in progress_masks(g, side):
+            if 0 < togo <= steps:
+                zone |= mask
+        _ZONES[key] = zone
+        return zone
+
+
+def feature_names(v: Variant) -> list[str]:
+    return (["material", "hang_first", "hang_more", "my_threat", "defended", "adv_me",
+             "adv_op", "invaders"] + [f"near_me_{k}" for k in range(1, v.steps + 1)]
+            + [f"near_op_{k}" for k in range(1, v.steps + 1)]
+            + ["home_me", "home_op", "second_me", "second_op", "free_runners_me",
+               "free_runners_op", "home_cover_me", "home_cover_op"])
+
+
+def hand_weights(v: Variant) -> tuple[int, ...]:
+    """The hand-set weights (the evaluation before issue 25's tuning), as a weight vector."""
+    s = v.steps
+    return (PIECE, -HANG_FIRST, -HANG_MORE, MY_THREAT, DEFENDED, RANK, -RANK, INVADER,
+            *(NEAR_GOAL_MOVER * (s - k + 1) for k in range(1, s + 1)),
+            *(-NEAR_GOAL_TO_MOVE * (s - k + 1) for k in range(1, s + 1)),
+            0, 0, 0, 0, 0, 0, 0, 0)
+
+
+# Weights fitted to self-play (``benchmarks/tune_evaluation.py``: a logistic regression of 138
+# games' results between levels 3-5 on these features, ridge towards the hand-set weights;
+# BENCHMARKS.md, issue 25) for the levels with ``Level.tuned``. Standard only: the 6-step
+# variants have other features (near_*_5, near_*_6) and no games of their own yet, so they
+# keep the hand-set weights at every level.
+TUNED: dict[str, tuple[int, ...]] = {
+    "standard": (100, -88, -39, 17, -12, 0, 2, 27, 45, 40, 0, 9, -116, -72, -22, -33, 13, -7,
+                 16, -14, 37, -22, -3, 4),
+}
+_HAND: dict[str, tuple[int, ...]] = {}
+
+
+def weights(v: Variant, tuned: bool = False) -> tuple[int, ...]:
+    """The weights of ``features`` for ``v``: the fitted ones (``TUNED``) where asked for and
+    fitted, the hand-set ones otherwise."""
+    if tuned and v.name in TUNED:
+        return TUNED[v.name]
+    try:
+        return _HAND[v.name]
+    except KeyError:
+        w = _HAND[v.name] = hand_weights(v)
+        return w
+
+
+def evaluate(v: Variant, me: int, op: int, side: int,
+             w: tuple[int, ...] | None = None) -> int:
+    """The score of the board for ``side`` (owning ``me``) whose turn has just ended, weighed
+    by ``w`` (default: the hand-set weights of ``v``)."""
+    return sum(map(int.__mul__, w or weights(v), features(v, me, op, side)))
 
 
 def judge(v: Variant, me: int, op: int, side: int) -> int | None:

@@ -85,16 +85,17 @@ def _key(st: TurnState) -> tuple[int, ...]:
     return (st.me, st.op, st.used, st.chain, st.came, st.links, st.honor_open)
 
 
-def _partial_score(st: TurnState, side: int, honor: int) -> int:
-    return evaluate(st.v, st.me, st.op, side) - HONOR_PENALTY * (st.op & honor).bit_count()
+def _partial_score(st: TurnState, side: int, honor: int, w: tuple[int, ...] | None) -> int:
+    return evaluate(st.v, st.me, st.op, side, w) - HONOR_PENALTY * (st.op & honor).bit_count()
 
 
-def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> list[Candidate]:
+def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False,
+             w: tuple[int, ...] | None = None) -> list[Candidate]:
     """The turns the beam finds from ``st0`` (a turn of its side, fresh or in progress),
     best first, each scored for the mover (terminal turns as +-WIN).
 
     ``soft``: stop quietly when the budget runs out (the root must always have an answer);
-    otherwise raise ``BudgetExhausted``.
+    otherwise raise ``BudgetExhausted``. ``w``: the evaluation's weights (default: hand-set).
     """
     v = st0.v
     side = st0.side
@@ -102,7 +103,7 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
     seen: set[tuple[int, ...]] = {_key(st0)}
     finals: dict[tuple[int, int], Candidate] = {}
     if st0.used and st0.chain < 0:
-        finals[(st0.me, st0.op)] = (_partial_score(st0, side, honor), st0)
+        finals[(st0.me, st0.op)] = (_partial_score(st0, side, honor, w), st0)
     frontier = [st0]
     if honor & st0.op:
         # Every turn that leaves an invader standing loses (R10, R11 (2)): continue only from
@@ -116,7 +117,7 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
                 answers.append(closed)
         for st in answers:
             if st.chain < 0:
-                finals.setdefault((st.me, st.op), (_partial_score(st, side, honor), st))
+                finals.setdefault((st.me, st.op), (_partial_score(st, side, honor, w), st))
         if answers:
             frontier = answers
     try:
@@ -133,7 +134,7 @@ def generate(st0: TurnState, width: int, budget: Budget, soft: bool = False) -> 
                     if k in seen:
                         continue
                     seen.add(k)
-                    sc = _partial_score(c, side, honor)
+                    sc = _partial_score(c, side, honor, w)
                     if c.chain < 0:
                         board = (c.me, c.op)
                         if board not in finals:
