@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_computer import random_turn  # noqa: E402
 from play.games.talu import TaluGame  # noqa: E402
 from play.games.talu.search import choose_turn, get_level  # noqa: E402
 from play.games.talu.search.evaluate import (  # noqa: E402
@@ -33,15 +34,6 @@ from play.games.talu.search.evaluate import (  # noqa: E402
     hand_weights,
 )
 from play.games.talu.variants import get_variant  # noqa: E402
-
-
-def random_turn(game: TaluGame, rng: random.Random) -> None:
-    side = game.side_to_move
-    while game.outcome is None and game.side_to_move is side:
-        steps = game.legal_steps()
-        if len(steps) > 1 and game.steps_used == 0:
-            steps = [s for s in steps if s.kind != "pass"]
-        game.play(rng.choice(steps))
 
 
 def one_game(args: tuple[str, int, bool]) -> dict:

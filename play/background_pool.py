@@ -20,9 +20,40 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from multiprocessing.connection import wait
 from typing import Any
+
+
+class LazyPool:
+    """One process's pool of a kind, made at its first use by ``make`` and shared by its
+    threads; dropped when broken (a killed child) so that the next use makes a new one. The
+    computer's pool and the archive's keep theirs in one of these."""
+
+    def __init__(self, make: Callable[[], Executor | None]) -> None:
+        self._make = make
+        self._pool: Executor | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Executor | None:
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._make()
+            return self._pool
+
+    def drop(self, pool: Executor) -> None:
+        """Forget ``pool`` (if it is still the current one) and stop it without waiting."""
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        """Stop the current pool, if any (a worker's exit, tests)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def process_pool(processes: int, idle: bool, niceness: int,

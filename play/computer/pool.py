@@ -17,29 +17,29 @@ real time is capped by the clock (``think``), and on a clock the worker's guard
 from __future__ import annotations
 
 import asyncio
-import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
-from play.background_pool import process_pool
+from play.background_pool import LazyPool, process_pool
 from play.computer import conf
 from play.computer.think import think
 
-_pool: Executor | None = None
-_lock = threading.Lock()
+
+def _make() -> Executor:
+    n = conf.processes()
+    if n == 0:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+    return process_pool(n, conf.idle(), conf.niceness())
+
+
+_pool = LazyPool(_make)
 
 
 def executor() -> Executor:
-    global _pool
-    with _lock:
-        if _pool is None:
-            n = conf.processes()
-            if n == 0:
-                _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
-            else:
-                _pool = process_pool(n, conf.idle(), conf.niceness())
-        return _pool
+    pool = _pool.get()
+    assert pool is not None  # _make always makes one
+    return pool
 
 
 async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
@@ -53,8 +53,4 @@ async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], le
 
 def shutdown() -> None:
     """Stop the pool (tests, a worker's exit)."""
-    global _pool
-    with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+    _pool.shutdown()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import threading
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -35,7 +34,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from play import conf, gameview
-from play.background_pool import process_pool, setup_django
+from play.background_pool import LazyPool, process_pool, setup_django
 from play.models import Game
 from play.worker import outbox
 
@@ -71,22 +70,21 @@ def archive_due_fresh(worker: str, lease: float) -> Archived:
 RUN = archive_due_fresh
 
 
-_pool: Executor | None = None
-_lock = threading.Lock()
+def _make() -> Executor:
+    databases = {alias: dict(config) for alias, config in settings.DATABASES.items()}
+    return process_pool(1, conf.archive_idle(), conf.archive_niceness(), setup_django,
+                        (databases,))
+
+
+_pool = LazyPool(_make)
 
 
 def executor() -> Executor | None:
     """The worker's archive process (started once, at the first round that needs it); None
     when ``TALU_ARCHIVE_PROCESS`` is off and the archive runs on a thread of the worker."""
-    global _pool
     if not conf.archive_process():
         return None
-    with _lock:
-        if _pool is None:
-            databases = {alias: dict(config) for alias, config in settings.DATABASES.items()}
-            _pool = process_pool(1, conf.archive_idle(), conf.archive_niceness(),
-                                 setup_django, (databases,))
-        return _pool
+    return _pool.get()
 
 
 def warm() -> None:
@@ -108,22 +106,10 @@ async def archive_due_async(worker: str, lease: float) -> Archived:
     try:
         return await asyncio.get_running_loop().run_in_executor(pool, RUN, worker, lease)
     except BrokenProcessPool:
-        _drop(pool)
+        _pool.drop(pool)
         raise
-
-
-def _drop(pool: Executor) -> None:
-    global _pool
-    with _lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def shutdown() -> None:
     """Stop the archive's process (a worker's exit, tests)."""
-    global _pool
-    with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+    _pool.shutdown()
