@@ -68,9 +68,11 @@ def test_the_ladder_slips_less_as_it_rises_and_level_8_never() -> None:
                                                          reverse=True)
     # The rungs measured (BENCHMARKS.md): level 4 is the first with the leaf wins (the step over
     # level 3's one-turn search with safety; a two-turn search without them was no step), and
-    # level 5 is level 4's search without the slip.
+    # level 5 is level 4's search without the slip. Level 1 walks every turn at random (a win
+    # at hand and the honor rule aside); the slips of levels 2 and 3 split rungs 2-4 evenly.
     assert all(LEVELS[n].leaf_wins for n in range(4, 9)) and not LEVELS[3].leaf_wins
     assert replace(LEVELS[4], number=5, slip=0.0) == LEVELS[5] and LEVELS[4].slip > 0
+    assert [LEVELS[n].slip for n in range(1, 9)] == [1.0, 0.6, 0.45, 0.25, 0, 0, 0, 0]
     # Level 8 alone weighs with the evaluation's fitted weights (evaluate.TUNED): level 7 is
     # the same search with the hand-set ones, a rung below it (BENCHMARKS.md).
     assert [n for n, lv in LEVELS.items() if lv.tuned] == [8]
