@@ -390,15 +390,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_text(wire.encode(content))
 
     async def _send_text(self, text: str) -> None:
-        try:
-            # What ``send(text_data=...)`` does, without its two wrapping coroutines: this is
-            # every frame of every socket of every game.
-            await self.base_send({"type": "websocket.send", "text": text})
-        except Exception as err:
-            # The client closed while we were sending (a crowd leaving at once, a broadcast
-            # racing a disconnect): nothing to tell it any more, and its disconnect event
-            # follows and cleans up. Not a server error.
-            log.debug("send on a closed websocket dropped: %s", err)
+        await wire.send_text(self.base_send, text)
 
 
 class _Stored:

@@ -96,6 +96,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.send(text_data=wire.encode({"type": "welcome"}))
 
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        """Every text frame this socket sends: one that races the page closing is dropped,
+        not raised (``wire.send_text``)."""
+        if text_data is None or bytes_data is not None or close:
+            await super().send(text_data, bytes_data, close)
+        else:
+            await wire.send_text(self.base_send, text_data)
+
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await layer_call(self.channel_layer.group_discard, group, self.channel_name)

@@ -7,6 +7,8 @@ command path's typed ``Submission``.
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -16,6 +18,9 @@ import orjson
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
                 "adjourn", "resume", "probe", "ping",
                 "warn", "count_as_pass", "forfeit", "null", "add_time")
+
+
+log = logging.getLogger(__name__)
 
 
 class WireError(ValueError):
@@ -36,6 +41,21 @@ def encode(content: dict[str, Any]) -> str:
         return orjson.dumps(content).decode()
     except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(content, separators=(",", ":"))
+
+
+async def send_text(base_send: Callable[[dict[str, Any]], Awaitable[None]], text: str) -> None:
+    """Send one text frame on a consumer's ``base_send``, dropping it if the socket has closed.
+
+    A broadcast racing a disconnect (a crowd leaving at once, a lobby update arriving as its
+    page closes) finds the protocol closed: there is nothing to tell the client any more, and
+    its disconnect event follows and cleans up. Not a server error, so not a traceback
+    (channels would log one as "Exception inside application"). What ``send(text_data=...)``
+    does, without its two wrapping coroutines: every frame of every socket goes through here.
+    """
+    try:
+        await base_send({"type": "websocket.send", "text": text})
+    except Exception as err:  # autobahn's Disconnected, or the layer's closed-channel error
+        log.debug("send on a closed websocket dropped: %s", err)
 
 
 def with_member(text: str, key: str, value: Any) -> str:
