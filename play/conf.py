@@ -153,16 +153,6 @@ def clock_priority() -> int:
     return int(_number("TALU_CLOCK_PRIORITY", 10, 0))
 
 
-def clock_async_commit() -> bool:
-    """Whether the clock thread's commits (flags, R37; resumptions, R38) return without
-    waiting for PostgreSQL's WAL flush (``synchronous_commit = off`` on that connection only;
-    ``play.worker.clock_thread``). Safe because both are regenerable: a flag or a resumption
-    lost to a crash of the database server itself is decided again, identically, from the
-    deadline the recovered row still holds; and any later durable commit (a player's step)
-    flushes the WAL up to it first. ``TALU_CLOCK_ASYNC_COMMIT`` (default on)."""
-    return _flag("TALU_CLOCK_ASYNC_COMMIT", True)
-
-
 def pool_wave() -> float:
     """Seconds between two regular waves of one quick-pairing pool (R47): the beat at which
     waiting players' ranges widen. With ``pool_early_waves`` two players who accept each

@@ -16,10 +16,6 @@ thread does all of it:
   and only then the next deadline and the resumptions;
 - it keeps its database connection between rounds (no health check per round: a connection
   the database dropped is closed and the round run once more on a fresh one);
-- its commits do not wait for the database's disk (``conf.clock_async_commit``: measured
-  beside the load benchmark, a round's one commit waited 300-400 ms at times for the WAL
-  flush that every database of the server shares, and the flags due meanwhile queued behind
-  it); what it commits can always be decided again, so nothing a player did can be lost;
 - it runs ``TALU_CLOCK_PRIORITY`` nice levels above its process where allowed (Linux: nice is
   per thread; raising it needs ``CAP_SYS_NICE`` or ``RLIMIT_NICE``), so on a busy machine the
   flags go first; the process's other threads (archiving, the pools, the computer) keep the
@@ -91,7 +87,6 @@ class ClockThread:
         self._wake = threading.Event()
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._light_connection: Any = None  # the connection whose commits skip the flush
         self._thread = threading.Thread(target=self._main, name=f"talu clock {name}",
                                         daemon=True)
 
@@ -143,11 +138,9 @@ class ClockThread:
         self.rounds += 1
         try:
             try:
-                self._commit_without_flush()
                 done, self.next_deadline = clocks.run_round(publish=self._publish)
             except (OperationalError, InterfaceError):
                 connection.close()  # dropped while the thread slept: once more, reconnected
-                self._commit_without_flush()
                 done, self.next_deadline = clocks.run_round(publish=self._publish)
             if any(needs_worker(outcome) for _, outcome in done):
                 # for the archives of the games it ended; the clock loops only when a clock
@@ -157,18 +150,6 @@ class ClockThread:
             log.warning("worker clock round failed", exc_info=True)
             connection.close()
             self.next_deadline = None  # the poll's time, then again
-
-    def _commit_without_flush(self) -> None:
-        """``synchronous_commit = off`` on this thread's connection, once per connection
-        (``conf.clock_async_commit``): an idle round pays nothing for it."""
-        if connection.vendor != "postgresql" or not conf.clock_async_commit():
-            return
-        connection.ensure_connection()
-        if connection.connection is self._light_connection:
-            return
-        with connection.cursor() as cur:
-            cur.execute("SET synchronous_commit TO off")
-        self._light_connection = connection.connection
 
     def _publish(self, done: list[tuple[Any, Any]]) -> None:
         """Announce what a round stored to each game's sockets, on every process."""

@@ -1,9 +1,7 @@
 """The worker's clock on a thread of its own (``play.worker.clock_thread``, R37: a flag at the exact
 deadline, whatever else the machine does).
 
-Checked: on PostgreSQL the thread's commits do not wait for the WAL flush (its connection
-only, and only while ``TALU_CLOCK_ASYNC_COMMIT`` is on; run there by ``test_services_stack``); a
-round publishes its flags as soon as they are stored, having read each due game
+Checked: a round publishes its flags as soon as they are stored, having read each due game
 once and before it looks for the resumptions or the next deadline; the clock's thread runs
 above its process's priority where the system allows it (else at the process's); it hears a
 wake, flags a game whose deadline a wake announced, and ends with the worker.
@@ -28,7 +26,7 @@ from play.lifecycle import start_game
 from play.models import Game
 from play.store import engines
 from play.worker import clocks
-from play.worker.clock_thread import ClockThread, raise_priority
+from play.worker.clock_thread import raise_priority
 from play.worker.loop import start_embedded
 
 
@@ -142,36 +140,3 @@ async def test_the_clock_thread_flags_on_time_above_its_process_and_ends_with_th
         with contextlib.suppress(asyncio.CancelledError):
             await task
     assert not thread.is_alive()
-
-
-def _synchronous_commit() -> str:
-    with connection.cursor() as cur:
-        cur.execute("SHOW synchronous_commit")
-        return cur.fetchone()[0]
-
-
-@pytest.mark.django_db
-def test_the_clock_thread_commits_without_waiting_for_the_flush_on_postgresql(monkeypatch):
-    """A flag is regenerable (its deadline stays in the row), so the clock's commits skip the
-    disk wait that every database of the server shares (BENCHMARKS.md, issue 20); the setting
-    is the thread's connection's, set once, and off when ``TALU_CLOCK_ASYNC_COMMIT`` is 0."""
-    loop = asyncio.new_event_loop()
-    try:
-        with CaptureQueriesContext(connection) as first:
-            ClockThread("a", loop)._commit_without_flush()
-        if connection.vendor != "postgresql":
-            assert len(first) == 0  # SQLite: nothing to set, nothing asked
-            return
-        assert _synchronous_commit() == "off"
-        thread = ClockThread("b", loop)
-        thread._commit_without_flush()
-        with CaptureQueriesContext(connection) as again:
-            thread._commit_without_flush()
-        assert len(again) == 0  # once per connection: an idle round pays nothing
-        with connection.cursor() as cur:
-            cur.execute("SET synchronous_commit TO on")
-        monkeypatch.setenv("TALU_CLOCK_ASYNC_COMMIT", "0")
-        ClockThread("c", loop)._commit_without_flush()
-        assert _synchronous_commit() == "on"
-    finally:
-        loop.close()

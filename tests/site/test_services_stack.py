@@ -26,8 +26,6 @@ def test_websocket_suite_on_postgresql_and_redis(tmp_path):
                 stack.relative(HERE / "test_presence_counts.py"),
                 stack.relative(HERE / "test_hardening_pages.py"),
                 stack.relative(HERE / "test_rate_limits.py"),
-                # issue 20: the clock thread's commits skip the WAL flush on PostgreSQL
-                stack.relative(HERE / "test_clock_thread.py"),
                 # issue 22: row locks of an unplayed decision and of the co-champions' follow
                 stack.relative(HERE / "test_hettlandic_corrections.py")]
     stack.run_child(STACK, modules, caller=f"{me}::test_websocket_suite_on_postgresql_and_redis",
