@@ -16,7 +16,6 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from play.commands.player import submit_as
 from play.lifecycle import start_game
 from play.models import Game, Outbox
 from play.worker import outbox
@@ -24,15 +23,7 @@ from play.worker.loop import run_due
 from registry import archiving
 from registry.models import GameRecord, RatingChange, RegistryGame
 from tests import stack
-
-
-def _resigned(alice, bob) -> Game:
-    """A rated game that O resigned after one step of I's: ended, committed, not archived."""
-    game = start_game(alice, bob, rated=True)
-    assert submit_as(game.uuid, alice, "step", step={"kind": "move", "from": "A2", "to": "A3"},
-                     version=0, seq="a", announce=False).ok
-    assert submit_as(game.uuid, bob, "resign", seq="r", announce=False).ok
-    return Game.objects.get(pk=game.pk)
+from tests.site.gameplay import resigned_unarchived
 
 
 def _archived_once(game: Game) -> None:
@@ -46,7 +37,7 @@ def _archived_once(game: Game) -> None:
 @pytest.mark.django_db
 def test_a_finished_game_waits_in_the_outbox_until_a_worker_runs(players):
     alice, bob, _ = players
-    game = _resigned(alice, bob)
+    game = resigned_unarchived(alice, bob)
     row = Outbox.objects.get(game=game)
     assert (row.topic, row.done, row.attempts) == (Outbox.FINISHED, None, 0)
     assert RegistryGame.objects.get(live=game).status == RegistryGame.PLAYING  # not yet
@@ -60,7 +51,7 @@ def test_a_finished_game_waits_in_the_outbox_until_a_worker_runs(players):
 @pytest.mark.django_db
 def test_a_second_archive_of_a_game_does_nothing(players):
     alice, bob, _ = players
-    game = _resigned(alice, bob)
+    game = resigned_unarchived(alice, bob)
     assert archiving.archive(game) is True
     assert archiving.archive(game) is False
     _archived_once(game)
@@ -77,7 +68,7 @@ def test_a_game_in_play_is_not_archived(players):
 @pytest.mark.django_db
 def test_a_claim_is_a_lease_no_second_worker_takes(players):
     alice, bob, _ = players
-    game = _resigned(alice, bob)
+    game = resigned_unarchived(alice, bob)
     now = timezone.now()
     assert outbox.claim("w1", lease=60, now=now) == [Outbox.objects.get(game=game).pk]
     assert outbox.claim("w2", lease=60, now=now) == []  # held by w1
@@ -90,7 +81,7 @@ def test_a_claim_is_a_lease_no_second_worker_takes(players):
 @pytest.mark.django_db
 def test_a_failed_archive_writes_nothing_and_is_retried_later(players, monkeypatch, caplog):
     alice, bob, _ = players
-    game = _resigned(alice, bob)
+    game = resigned_unarchived(alice, bob)
 
     def no_keyring(*args, **kwargs):
         raise OSError("the keyring is not readable")
@@ -117,7 +108,7 @@ if connection.vendor == "postgresql" or stack.is_child("registry-pg"):
         """Both runs pass the first check and build the records; the registry game's row lock
         lets one write, and the other finds the game archived."""
         alice, bob, _ = players
-        game = _resigned(alice, bob)
+        game = resigned_unarchived(alice, bob)
         both_built = threading.Barrier(2, timeout=30)
         real_build = archiving._build_records
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from play.commands.player import submit_as
+from play.lifecycle import start_game
+from play.models import Game
 from play.worker.loop import run_due
 
 # I moves once, then passes three times while O moves: I forfeits (R12), O wins.
@@ -22,6 +24,16 @@ FORFEIT_BY_I = [
 
 # Three passes in a row by both players alternately: a null game (R12).
 NULL_GAME = [("I", "pass", None), ("O", "pass", None), ("I", "pass", None)]
+
+
+def resigned_unarchived(alice, bob) -> Game:
+    """A rated game that O (``bob``) resigned after one step of I's: ended, committed, not
+    archived (the archive tests run the archive themselves)."""
+    game = start_game(alice, bob, rated=True)
+    assert submit_as(game.uuid, alice, "step", step={"kind": "move", "from": "A2", "to": "A3"},
+                     version=0, seq="a", announce=False).ok
+    assert submit_as(game.uuid, bob, "resign", seq="r", announce=False).ok
+    return Game.objects.get(pk=game.pk)
 
 
 def play_line(game, line) -> None:

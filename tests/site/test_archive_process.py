@@ -16,11 +16,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from play.commands.player import submit_as
-from play.lifecycle import start_game
 from play.models import Game, Outbox
 from play.worker import archiver
 from registry.models import GameRecord, RatingChange, RegistryGame
+from tests.site.gameplay import resigned_unarchived
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.archive_process,
               pytest.mark.asyncio]
@@ -34,13 +33,7 @@ def _fresh_archive_process():
 
 
 def _resigned(make_user, names: tuple[str, str]) -> Game:
-    """A rated game that O resigned after one step of I's: ended, committed, not archived."""
-    alice, bob = make_user(names[0]), make_user(names[1])
-    game = start_game(alice, bob, rated=True)
-    assert submit_as(game.uuid, alice, "step", step={"kind": "move", "from": "A2", "to": "A3"},
-                     version=0, seq="a", announce=False).ok
-    assert submit_as(game.uuid, bob, "resign", seq="r", announce=False).ok
-    return Game.objects.get(pk=game.pk)
+    return resigned_unarchived(make_user(names[0]), make_user(names[1]))
 
 
 def _facts(game: Game) -> dict:
