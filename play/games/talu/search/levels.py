@@ -12,18 +12,20 @@ spend the same nodes and see less of the tree.
 The ladder is spaced by design, as lichess spaces its levels (Stockfish's skill, depth and
 time): each level pairs a *search* (depth, beams, nodes, leaf wins, the evaluation's weights)
 with a *slip*, the chance that a turn is not searched at all but walked at random, step by
-step, like a beginner's. Level 8 weighs with the evaluation's weights fitted to self-play
-(``tuned``, ``evaluate.TUNED``, issue 25): the same search with them scored 74 % of 100 games
-against itself with the hand-set weights, so level 7 is that search with the hand-set weights
-and level 8 the same with the fitted ones. The levels below keep the hand-set weights: the
-fitted evaluation against itself shuffles without ever invading (every game between two fitted
-levels reached the 200-turn limit), so no two adjacent levels weigh with it. Levels 1-3 were
-re-spaced after that (level 1 never searches, only wins at hand and the honor rule; levels 2-3
-slip less): rungs 2-4 measured 71, 69 and 72 % of 100 games (BENCHMARKS.md). Rung 5 (level 4's
-search with and without the slip) is still 53 %: the hand-set family spans about seven rungs
-of 65 %, and the one re-spacing of levels 5-6 measured (5 = this level 6, 6 = two turns of
-18/8 beams, 100 000 nodes) moved the miss to rung 7 (75, 66, 62 % for rungs 5-7), so levels
-4-8 stay as they were (rungs 5-8: 53, 71, 85, 74 %).
+step, like a beginner's. The top two weigh with the evaluation's weights fitted to self-play
+(``tuned``, ``evaluate.TUNED``, issue 25): level 7 is level 6's search (the widest that
+measured stronger with the hand-set weights) with them, which scored 74 % of 100 games against
+level 6, and level 8 a wider search with them (32/12 beams, 400 000 nodes). With the hand-set
+weights the wider search measured no stronger than 24/8; with the fitted ones it is. Two fitted
+searches of the *same* width shuffle without ever invading (so did 24/8 with more nodes and
+leaf wins against 24/8, in a scout of 8 games); against a narrower one the wider does not.
+Levels 1-3 were re-spaced first (level 1 never searches, only wins at hand and the honor rule;
+levels 2-3 slip less): rungs 2-4 measured 71, 69 and 72 % of 100 games. Level 4's search
+without its slip was no rung above it (53 %), so level 5 is the next wider search (14/6) and
+level 6 the 24/8 one; the 18/8 search between them split that 85 % rung into two short ones
+(66, 62 %). Rungs, measured (BENCHMARKS.md): level 1 against a random mover 99 %, rungs 2-8 71,
+69, 72, 75, 79, 74 and 64 % of 100 games each (rung 8 a point short of 65 %; with 38 more games
+on other seeds 66 % of 138).
 
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | weights | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|---|
@@ -31,30 +33,30 @@ of 65 %, and the one re-spacing of levels 5-6 measured (5 = this level 6, 6 = tw
 | 2 | 1          | 4 / -   | 3 000   | 250 | -   | hand   | 60 %  | 1 |
 | 3 | 1 + safety | 8 / -   | 6 000   | 45  | -   | hand   | 45 %  | 1 |
 | 4 | 2          | 10 / 4  | 25 000  | 6   | 150 | hand   | 25 %  | 3 |
-| 5 | 2          | 10 / 4  | 25 000  | 6   | 150 | hand   | -     | 3 |
-| 6 | 2          | 14 / 6  | 50 000  | 2   | 200 | hand   | -     | 4 |
-| 7 | 2          | 24 / 8  | 180 000 | 0   | 300 | hand   | -     | 8 |
-| 8 | 2          | 24 / 8  | 180 000 | 0   | 300 | fitted | -     | 8 |
+| 5 | 2          | 14 / 6  | 50 000  | 2   | 200 | hand   | -     | 4 |
+| 6 | 2          | 24 / 8  | 180 000 | 0   | 300 | hand   | -     | 8 |
+| 7 | 2          | 24 / 8  | 180 000 | 0   | 300 | fitted | -     | 8 |
+| 8 | 2          | 32 / 12 | 400 000 | 0   | 300 | fitted | -     | 12 |
 
 Level 1 is a beginner who moves at random but never misses a win at hand and always answers
 the honor rule (its slip is every turn; a walk that would be a second pass running is
 searched instead, R12); level 2 searches its own turn (noisily) two turns in five; level 3 a
 little more than half the time, with safety (no turn after which the reply wins at once);
 level 4 is the first to search two turns (its own and every reply), with the leaf wins (a
-two-turn search without them measured no better than level 3); level 5 is the same search
-without the slip; level 6 widens it, level 7 widens it further (24/8, the widest that
-measured stronger), and level 8 is
-level 7's search with the fitted weights. The fitted weights
-are the standard variant's: in the 6-step variants (dynamic, grand master) level 8 weighs by
-hand too (``evaluate.weights``). On one core of this machine at a load of 15 (BENCHMARKS.md)
-level 8 took 0.6-1.5 s a turn: its search (two turns, 24/8 beams) usually ends before its
-node budget.
+two-turn search without them measured no better than level 3), and slips a turn in four;
+level 5 looks wider and never slips; level 6 widens it further (24/8, the widest that
+measured stronger with the hand-set weights); level 7 is level 6's search with the fitted
+weights, and level 8 looks wider still with them. The fitted weights are the standard
+variant's: in the 6-step variants (dynamic, grand master) levels 7 and 8 weigh by hand
+(``evaluate.weights``), so there level 7 plays as level 6. On one core of this machine, with
+the project's tests running beside it, level 8 took about 1 s a turn (21 s for a game of
+about 19 turns against level 7): its search usually ends before its node budget.
 
 A slip is never made under the honor rule (R10: the search answers it whenever it can), never
 instead of a win at hand (looked for first, below), and never a turn that would count as a pass
 a second time running (R12). A slip costs almost nothing, so the lower levels also answer
-sooner. Level 8 is the top: 32/12 beams with 300 000 nodes and a search three turns deep were
-both measured no stronger than 24/8 (BENCHMARKS.md), so level 8 spends its few seconds there.
+sooner. A search three turns deep measured weaker than two turns with wider beams
+(BENCHMARKS.md), so the top levels look wider, not deeper.
 
 *Leaf wins* (levels 4-8): each leaf of the tree (a reply of the opponent) is also checked for
 the mover's immediate win next turn (``find_win`` with that many nodes, ``Search.loses_at_once``)
@@ -87,7 +89,7 @@ normal play, even when the pool's processes (``SCHED_IDLE``) are starved by a bu
 
 ``noise`` is the spread (in hundredths of a piece) of a random amount added to each candidate
 turn's score at the root: a beginner's misjudgement (level 1's 250 picks nearly at random among
-the turns its beam found). Levels 6-8 resign a lost position (R15 ``decision``) when the
+the turns its beam found). Levels 5-8 resign a lost position (R15 ``decision``) when the
 search proves a loss or sees itself ``resign_margin`` pieces down.
 """
 
@@ -120,10 +122,10 @@ LEVELS: dict[int, Level] = {
         Level(2, 1, 4, 4, 3_000, 250, 1.0, slip=0.6),
         Level(3, 1, 8, 4, 6_000, 45, 1.0, safety=True, slip=0.45),
         Level(4, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150, slip=0.25),
-        Level(5, 2, 10, 4, 25_000, 6, 3.0, leaf_wins=150),
-        Level(6, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
-        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
-        Level(8, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300, tuned=True),
+        Level(5, 2, 14, 6, 50_000, 2, 4.0, resigns=True, leaf_wins=200),
+        Level(6, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300),
+        Level(7, 2, 24, 8, 180_000, 0, 8.0, resigns=True, leaf_wins=300, tuned=True),
+        Level(8, 2, 32, 12, 400_000, 0, 12.0, resigns=True, leaf_wins=300, tuned=True),
     )
 }
 
