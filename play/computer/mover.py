@@ -5,8 +5,9 @@ conditional update with a lease, as the outbox does, so of several workers exact
 turn, and a killed worker's claim runs out), then for each, as a task of its own on the
 worker's loop (``play_turn``):
 
-1. reads the game's stored events (on a thread) and thinks in the pool (``pool``), never on the
-   loop, so other games' steps and the worker's other jobs go on meanwhile;
+1. brings this process's state of the game up to date (on a thread: only the events it lacks,
+   usually the person's turn) and thinks in the pool (``pool``) on a snapshot of its engine,
+   never on the loop, so other games' steps and the worker's other jobs go on meanwhile;
 2. sends the turn's steps one by one as an actor of kind ``computer``, each a ``Submission``
    naming the version it was decided on, through ``execute_async`` and ``delivery.announce``
    like a socket's steps, waiting ``conf.step_delay()`` between them so that the board animates
@@ -14,10 +15,10 @@ worker's loop (``play_turn``):
 3. or resigns, at the levels that resign a lost position (``Choice.resign``);
 4. releases the claim.
 
-Whose turn it is comes from the game row without replaying: every finished turn is one line of
-the row's notation (R15), refreshed by the append at each turn's end, so the side to move is I
-after an even number of lines. A turn the computer left half played (a worker killed
-mid-turn) is finished by the next claim: the search continues from the turn in progress.
+Whose turn it is comes from the game row's ``to_move``, kept by every append ("" once over or
+adjourned, R38), so the claim is one query that reads no notation. A turn the computer left
+half played (a worker killed mid-turn) is finished by the next claim: the search continues
+from the turn in progress.
 """
 
 from __future__ import annotations
@@ -37,27 +38,19 @@ from play import gameview
 from play.commands.path import execute_async
 from play.commands.submission import Submission
 from play.computer import conf, pool
-from play.computer.think import think
+from play.computer.think import snapshot, think
 from play.games import clock
 from play.games.protocol import PlayStep, Resign, computer
 from play.games.talu.search import get_level
 from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
 from play.games.talu.variants import get_variant
 from play.live import delivery
-from play.models import ComputerGame, Game, GameEvent
+from play.models import ComputerGame, Game
 from play.store import engines
 
 log = logging.getLogger(__name__)
 
 LEASE_MARGIN = 30.0  # seconds of a claim beyond the level's thinking time and the animation
-
-
-def side_to_move(game: Game) -> str | None:
-    """The side to move of a live game, from its notation's turn lines (R15)."""
-    if not game.is_live:
-        return None
-    turns = sum(1 for line in game.stgn.splitlines() if line.strip() and line[0].isdigit())
-    return "I" if turns % 2 == 0 else "O"
 
 
 def _lease(level: int) -> float:
@@ -71,46 +64,48 @@ def claim(worker: str, limit: int) -> list[int]:
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
     # The most urgent clocks first (R36): a wave of computer games queues for the pool, and a
     # turn's wait there is paid from the computer's clock.
-    rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE).select_related("game")
-            .order_by(F("game__deadline").asc(nulls_last=True), "pk")[: limit * 4])
+    rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE, game__to_move=F("side"))
+            .order_by(F("game__deadline").asc(nulls_last=True), "pk")
+            .values_list("pk", "level")[:limit])
     claimed: list[int] = []
-    for row in rows:
-        if len(claimed) >= limit:
-            break
-        if side_to_move(row.game) != row.side:
-            continue
-        until = now + timedelta(seconds=_lease(row.level))
-        got = ComputerGame.objects.filter(free, pk=row.pk).update(
+    for pk, level in rows:
+        until = now + timedelta(seconds=_lease(level))
+        got = ComputerGame.objects.filter(free, pk=pk).update(
             claimed_by=worker[:64], claimed_until=until)
-        if got:
-            claimed.append(row.pk)
+        if got:  # another worker's claim since the read: skip it
+            claimed.append(pk)
     return claimed
 
 
 def _load(pk: int, worker: str) -> dict[str, Any] | None:
     """What the thinking needs, if the claim is still ours and the computer still to move."""
-    row = ComputerGame.objects.select_related("game").filter(pk=pk, claimed_by=worker[:64]).first()
-    if row is None or side_to_move(row.game) != row.side:
+    row = (ComputerGame.objects.select_related("game").defer("game__stgn")
+           .filter(pk=pk, claimed_by=worker[:64]).first())
+    if row is None or not row.game.is_live or row.game.to_move != row.side:
         return None
     game = row.game
-    events = list(GameEvent.objects.filter(game=game, version__lte=game.version)
-                  .order_by("version").values_list("kind", "data"))
-    hold_state(game)
+    position = hold_state(game)
     return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
-            "events": [(k, d) for k, d in events], "level": row.level, "side": row.side,
+            "position": position, "level": row.level, "side": row.side,
             "clock": _clock(game)}
 
 
-def hold_state(game: Game) -> None:
+def hold_state(game: Game) -> bytes:
     """Bring this process's state of ``game`` to the version just read, and its players
     block into the cache, so that the turn's first step takes the command path's fast road
     like the others (``path.hold``: decided on the held state, appended on the loop's own
     connection, grouped with other games' steps) instead of the slow road on a thread (the
     game row read again, the events the person added read, a sync append of its own). The
     person's steps reached the other processes, not this one: the state lags by their turn,
-    which ``engines.take`` reads (the first turn: the log replayed once)."""
-    engines.put(game, engines.take(game))
+    which ``engines.take`` reads (the first turn: the log replayed once). Returns a snapshot of
+    the state's engine for the pool, taken while the state is out of the cache."""
+    state = engines.take(game)
+    try:
+        position = snapshot(state.engine)
+    finally:
+        engines.put(game, state)
     gameview.players_block(game)
+    return position
 
 
 def _clock(game: Game) -> dict[str, Any]:
@@ -159,7 +154,7 @@ async def think_in_time(job: dict[str, Any], level: int, seconds: float) -> dict
     busy or starved. The late search is dropped (cancelled if it had not started)."""
     clock_args = job["clock"]
     guard = guard_seconds(clock_args.get("deadline"), clock_args.get("reserve", CLOCK_RESERVE))
-    thinking = pool.think_async(job["variant"], job["events"], level, seconds, **clock_args)
+    thinking = pool.think_async(job["variant"], job["position"], level, seconds, **clock_args)
     if guard is None:
         return await thinking
     try:
@@ -167,7 +162,7 @@ async def think_in_time(job: dict[str, Any], level: int, seconds: float) -> dict
     except TimeoutError:
         log.warning("computer: no answer from the pool in %.1f s in game %s: a quick turn",
                     guard, job["uuid"])
-    return await asyncio.to_thread(think, job["variant"], job["events"], level, QUICK_SECONDS,
+    return await asyncio.to_thread(think, job["variant"], job["position"], level, QUICK_SECONDS,
                                    nodes=QUICK_NODES, **clock_args)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from play.background_pool import LazyPool, process_pool
 from play.computer import conf
-from play.computer.think import think
+from play.computer.think import Position, think
 
 
 def _make() -> Executor:
@@ -42,12 +42,13 @@ def executor() -> Executor:
     return pool
 
 
-async def think_async(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
+async def think_async(variant: str, position: Position, level: int,
                       seconds: float | None = None, **clock: Any) -> dict[str, Any]:
-    """``think`` in the pool, awaited without blocking the loop; ``clock``: its ``deadline``,
-    ``increment`` and ``reserve`` in a timed game (R36)."""
+    """``think`` in the pool, awaited without blocking the loop. ``position``: a snapshot of
+    the engine or the stored events; ``clock``: its ``deadline``, ``increment`` and
+    ``reserve`` in a timed game (R36)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), partial(think, variant, events, level,
+    return await loop.run_in_executor(executor(), partial(think, variant, position, level,
                                                           seconds, **clock))
 
 

@@ -1,12 +1,17 @@
 """The computer's thinking as the worker's pool runs it: pure, picklable in and out.
 
-A child process of the pool gets the game's variant and stored events (kind and data, as in
-the log) and returns the steps of the computer's turn, so nothing but plain data crosses the
-process boundary and the child never imports Django.
+A child process of the pool gets the game's variant and its position, and returns the steps of
+the computer's turn, so nothing but plain data crosses the process boundary and the child never
+imports Django. The position is either the game's stored events (kind and data, as in the log:
+tests, and what a caller without a state has) or a ``snapshot`` of the rules engine the worker
+already holds: the worker then reads no log for the pool. Reading and decoding a game's whole
+log every turn was a fifth of the worker's time during a wave of computer games (issue 25,
+BENCHMARKS.md); a pickled engine is a few kilobytes and a tenth of a millisecond each way.
 """
 
 from __future__ import annotations
 
+import pickle
 import time
 from dataclasses import replace
 from typing import Any
@@ -25,11 +30,27 @@ def replay(variant: str, events: list[tuple[str, dict[str, Any]]]) -> TaluGame:
     return game
 
 
-def think(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
+Position = bytes | list[tuple[str, dict[str, Any]]]  # a ``snapshot``, or the stored events
+
+
+def snapshot(engine: TaluGame) -> bytes:
+    """The rules engine as bytes for the pool: a copy the search may use as its own (a thread
+    pool would otherwise share the worker's object). Only the worker's own bytes are loaded."""
+    return pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def position_of(variant: str, position: Position) -> TaluGame:
+    """The engine of a ``Position``: the snapshot loaded, or the events replayed."""
+    if isinstance(position, bytes):
+        return pickle.loads(position)  # the worker's own snapshot, never a user's input
+    return replay(variant, position)
+
+
+def think(variant: str, position: Position, level: int,
           seconds: float | None = None, seed: int | None = None, deadline: int | None = None,
           increment: float = 0.0, reserve: float = CLOCK_RESERVE,
           nodes: int | None = None) -> dict[str, Any]:
-    """The computer's turn for the side to move after ``events``: the step dicts to send in
+    """The computer's turn for the side to move in ``position``: the step dicts to send in
     order, whether to resign instead, and what the search spent.
 
     ``seconds`` (or the level's) are CPU seconds of the search: a level thinks as much on a
@@ -40,7 +61,7 @@ def think(variant: str, events: list[tuple[str, dict[str, Any]]], level: int,
     what is left *now*, when the pool starts the search, so a wait in the pool's queue is paid
     from the share, not from the clock, and the real time is capped by what is left.
     ``nodes``: a smaller node budget (the worker's quick turn when the pool is late)."""
-    game = replay(variant, events)
+    game = position_of(variant, position)
     if game.outcome is not None:
         return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
     side = game.side_to_move.value
