@@ -173,12 +173,20 @@ def _release(pk: int, worker: str, nodes: int, played: bool) -> None:
 
 
 def _in_thread(fn):
+    """``fn`` on one of the loop's threads, keeping that thread's connection between calls.
+
+    Not ``close_old_connections`` around every call, as a request would: with
+    ``CONN_HEALTH_CHECKS`` on, each such call makes the next query first ask PostgreSQL
+    ``SELECT 1``, one more round trip on each of a turn's three calls (the claim, the load, the
+    release), a twelfth of the worker's samples during a wave of computer games (issue 25,
+    BENCHMARKS.md). A call that failed closes its thread's connection if the failure left it
+    unusable (a database restarted), so the next call connects afresh."""
     def run(*args):
-        close_old_connections()
         try:
             return fn(*args)
-        finally:
+        except Exception:
             close_old_connections()
+            raise
     return sync_to_async(run, thread_sensitive=False)
 
 
