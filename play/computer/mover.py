@@ -58,31 +58,30 @@ def _lease(level: int) -> float:
     return wall_seconds(lv.seconds) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
-def claim(worker: str, limit: int) -> list[int]:
-    """Claim up to ``limit`` games where the computer is to move; their ``ComputerGame`` ids."""
+def claim(worker: str, limit: int) -> list[ComputerGame]:
+    """Claim up to ``limit`` games where the computer is to move: their ``ComputerGame`` rows,
+    each with its game as read by the claim (no notation: ``stgn`` deferred). The turn is
+    thought on that read (``prepare``): reading it again for each turn was a sixth of the
+    worker's CPU during a wave (issue 25)."""
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
     # The most urgent clocks first (R36): a wave of computer games queues for the pool, and a
     # turn's wait there is paid from the computer's clock.
     rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE, game__to_move=F("side"))
-            .order_by(F("game__deadline").asc(nulls_last=True), "pk")
-            .values_list("pk", "level")[:limit])
-    claimed: list[int] = []
-    for pk, level in rows:
-        until = now + timedelta(seconds=_lease(level))
-        got = ComputerGame.objects.filter(free, pk=pk).update(
+            .select_related("game").defer("game__stgn")
+            .order_by(F("game__deadline").asc(nulls_last=True), "pk")[:limit])
+    claimed: list[ComputerGame] = []
+    for row in rows:
+        until = now + timedelta(seconds=_lease(row.level))
+        got = ComputerGame.objects.filter(free, pk=row.pk).update(
             claimed_by=worker[:64], claimed_until=until)
         if got:  # another worker's claim since the read: skip it
-            claimed.append(pk)
+            claimed.append(row)
     return claimed
 
 
-def _load(pk: int, worker: str) -> dict[str, Any] | None:
-    """What the thinking needs, if the claim is still ours and the computer still to move."""
-    row = (ComputerGame.objects.select_related("game").defer("game__stgn")
-           .filter(pk=pk, claimed_by=worker[:64]).first())
-    if row is None or not row.game.is_live or row.game.to_move != row.side:
-        return None
+def prepare(row: ComputerGame) -> dict[str, Any]:
+    """What the thinking needs of a claimed game, as its claim read it."""
     game = row.game
     position = hold_state(game)
     return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
@@ -190,15 +189,13 @@ def _in_thread(fn):
     return sync_to_async(run, thread_sensitive=False)
 
 
-async def play_turn(pk: int, worker: str) -> bool:
-    """Think and play the computer's turn in the claimed game ``pk``; True when played."""
+async def play_turn(row: ComputerGame, worker: str) -> bool:
+    """Think and play the computer's turn in the claimed game ``row``; True when played."""
     nodes = 0
     played = False
     failed = False
     try:
-        job = await _in_thread(_load)(pk, worker)
-        if job is None:
-            return False
+        job = await _in_thread(prepare)(row)
         level = get_level(job["level"])
         result = await think_in_time(job, level.number, level.seconds)
         nodes = result["nodes"]
@@ -230,9 +227,9 @@ async def play_turn(pk: int, worker: str) -> bool:
     finally:
         if not failed:
             try:
-                await _in_thread(_release)(pk, worker, nodes, played)
+                await _in_thread(_release)(row.pk, worker, nodes, played)
             except Exception:  # the claim runs out by itself
-                log.warning("computer: releasing game %s failed", pk, exc_info=True)
+                log.warning("computer: releasing game %s failed", row.pk, exc_info=True)
 
 
 class Mover:
@@ -247,20 +244,20 @@ class Mover:
         room = conf.queue() - len(self.tasks)
         if room <= 0:
             return 0
-        pks = await _in_thread(claim)(self.worker, room)
-        for pk in pks:
-            task = asyncio.ensure_future(self._run(pk))
+        rows = await _in_thread(claim)(self.worker, room)
+        for row in rows:
+            task = asyncio.ensure_future(self._run(row))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-        return len(pks)
+        return len(rows)
 
-    async def _run(self, pk: int) -> None:
+    async def _run(self, row: ComputerGame) -> None:
         try:
-            await play_turn(pk, self.worker)
+            await play_turn(row, self.worker)
         except asyncio.CancelledError:
             raise
         except Exception:  # one game's trouble never stops the worker; the claim runs out
-            log.warning("computer: playing game %s failed", pk, exc_info=True)
+            log.warning("computer: playing game %s failed", row.pk, exc_info=True)
 
     async def drain(self) -> None:
         """Wait for the turns being played (tests)."""

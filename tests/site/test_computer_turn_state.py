@@ -103,5 +103,5 @@ async def test_the_claim_takes_only_games_where_the_computer_is_to_move(make_use
     await Game.objects.filter(pk=adjourned.pk).aupdate(to_move="")
     await database_sync_to_async(_resign)(finished, player("O"))
     claimed = await database_sync_to_async(mover.claim)("w", 10)
-    assert claimed == [(await ComputerGame.objects.aget(game=due)).pk]
+    assert [row.pk for row in claimed] == [(await ComputerGame.objects.aget(game=due)).pk]
     assert mine.to_move == "I"  # bea's own turn: nothing for the computer
