@@ -24,8 +24,8 @@ levels 2-3 slip less): rungs 2-4 measured 71, 69 and 72 % of 100 games. Level 4'
 without its slip was no rung above it (53 %), so level 5 is the next wider search (14/6) and
 level 6 the 24/8 one; the 18/8 search between them split that 85 % rung into two short ones
 (66, 62 %). Rungs, measured (BENCHMARKS.md): level 1 against a random mover 99 %, rungs 2-8 71,
-69, 72, 75, 79, 74 and 64 % of 100 games each (rung 8 a point short of 65 %; with 38 more games
-on other seeds 66 % of 138).
+69, 72, 75, 79, 74 % of 100 games each, and rung 8 58 % of 200 (64 % on the first hundred
+seeds, 52 % on the next): short of 65 %, level 8 is stronger than level 7 but not a rung above.
 
 | level | search: depth | beam root/inner | nodes | noise | leaf wins | weights | slip | CPU s cap |
 |---|---|---|---|---|---|---|---|---|
