@@ -9,9 +9,7 @@ runs in a ``ProcessPoolExecutor`` made here, whose processes are:
 - started with ``forkserver``: a clean child, not a fork of a process holding database
   connections, threads and an event loop;
 - background ones (``lower_priority``): ``SCHED_IDLE`` (Linux) when asked, so the kernel runs
-  them only on CPU no other process wants, else a ``niceness`` lower than the worker; and,
-  where the kernel shares CPU between sessions first (autogroup), a session of their own at
-  the lowest weight (``own_cpu_group``), else they would yield to their own session only;
+  them only on CPU no other process wants, else a ``niceness`` lower than the worker;
 - tied to the process that made the pool: when it dies (SIGKILL included) they exit at once
   (``_watch_parent``), rather than finish a search or an archive nobody will read, or hang on.
 """
@@ -106,49 +104,15 @@ def setup_django(databases: dict[str, dict[str, Any]]) -> None:
         connections.settings[alias].update(config)
 
 
-AUTOGROUP = "/proc/self/autogroup"
-AUTOGROUP_ENABLED = "/proc/sys/kernel/sched_autogroup_enabled"
-
-
 def lower_priority(idle: bool, niceness: int) -> str:
     """Make the calling process (a pool's child) a background one: ``SCHED_IDLE`` when
-    ``idle`` and the system has it, else ``niceness`` lower (``os.nice``); and, where the
-    kernel groups CPU time by session, a group of its own at the lowest weight
-    (``own_cpu_group``). Returns which."""
-    group = " own group" if own_cpu_group() else ""
+    ``idle`` and the system has it, else ``niceness`` lower (``os.nice``). Returns which."""
     if idle and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
         try:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-            return "idle" + group
+            return "idle"
         except OSError:
             pass
     if niceness:
         os.nice(niceness)
-    return f"nice {niceness}{group}"
-
-
-def own_cpu_group(autogroup: str = AUTOGROUP, enabled: str = AUTOGROUP_ENABLED) -> bool:
-    """Leave the worker's session for one of this process's own, whose CPU group gets the
-    lowest weight (autogroup nice 19); False where the kernel does not group by session.
-
-    Why: with autogroup on (Linux's default on desktops and on these machines), CPU time is
-    shared fairly between *sessions* first, and only within a session by policy and nice.
-    ``SCHED_IDLE`` then yields to the worker's own session only. PostgreSQL gives every
-    backend a session of its own (``setsid``), so a searching pool still took a core from
-    the backends appending the human games' steps: in a wave of computer games the slowest
-    1 % of human steps found the pool running on both cores and PostgreSQL waiting 7 ms for
-    one (``bench_computer_wave.py --trace``, BENCHMARKS.md, issue 25). Its own group at nice
-    19 has about 1/70 of a normal group's weight. The process leaves its parent's process
-    group too, so it relies on ``_watch_parent`` to exit with the worker, as it already did
-    for SIGKILL. Under a container's or a service's own cgroup autogroup does not apply
-    (docs/deployment.md)."""
-    try:
-        with open(enabled) as f:
-            if f.read().strip() != "1":
-                return False
-        os.setsid()
-        with open(autogroup, "w") as f:
-            f.write("19")
-        return True
-    except OSError:  # no autogroup, or not allowed: the policy and nice still apply
-        return False
+    return f"nice {niceness}"

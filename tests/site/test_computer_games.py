@@ -9,7 +9,6 @@ import asyncio
 import os
 import threading
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
@@ -256,36 +255,6 @@ async def test_the_pool_thinks_only_on_cpu_nobody_else_wants(settings):
     policy = await loop.run_in_executor(pool.executor(), os.sched_getscheduler, 0)
     assert policy == os.SCHED_IDLE
     assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the worker itself is not
-
-
-# "/autogroup-85 nice 0": the reading process's CPU group and its nice (a bound method of a
-# Path, so the pool's child reads it without importing this module)
-_read_autogroup = Path("/proc/self/autogroup").read_text
-
-
-def _autogroup_on() -> bool:
-    try:
-        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
-            return f.read().strip() == "1"
-    except OSError:
-        return False
-
-
-@pytest.mark.asyncio
-@pytest.mark.skipif(not _autogroup_on(), reason="the kernel does not group CPU by session")
-async def test_the_pool_is_a_cpu_group_of_its_own_at_the_lowest_weight(settings):
-    """Where the kernel shares CPU between sessions first (autogroup), SCHED_IDLE alone yields
-    only within the worker's session, not to PostgreSQL's backends (each a session of its
-    own): the pool's processes leave for a session of their own whose group has nice 19."""
-    settings.TALU_COMPUTER_PROCESSES = 1
-    pool.shutdown()
-    loop = asyncio.get_running_loop()
-    child = await loop.run_in_executor(pool.executor(), _read_autogroup)
-    mine = _read_autogroup()
-    assert child.split()[0] != mine.split()[0], (child, mine)  # another group
-    assert child.split()[-1] == "19" and mine.split()[-1] != "19"
-    policy = await loop.run_in_executor(pool.executor(), os.sched_getscheduler, 0)
-    assert policy == os.SCHED_IDLE  # and still SCHED_IDLE inside it
 
 
 @pytest.mark.asyncio
