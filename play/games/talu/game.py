@@ -70,6 +70,18 @@ class TaluGame:
         self._seen: set[tuple[int, int, int]] = {(light, dark, 0)}  # R13, opening included
         self._origin = (light, dark)  # the board before the first turn
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickled game (the computer's pool gets one, play.computer.think) leaves out the
+        step values shared by every game of its board size: they are not the game's own, and
+        the copy links to its own process's table instead."""
+        state = self.__dict__.copy()
+        del state["_steps"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._steps = _STEP_CACHE.setdefault((self.geometry.files, self.geometry.ranks), {})
+
     @classmethod
     def from_position(
         cls,
