@@ -61,6 +61,22 @@ def _fresh_process_caches():
 
 
 @pytest.fixture
+def quick_computer(settings):
+    """The computer thinks on a thread of the test's process and plays without pauses (the
+    computer's test modules use it for every test: ``pytest.mark.usefixtures``)."""
+    from play.computer import pool
+    from play.computer.account import forget
+
+    settings.TALU_COMPUTER_PROCESSES = 0
+    settings.TALU_COMPUTER_STEP_DELAY = 0
+    forget()
+    pool.shutdown()
+    yield
+    pool.shutdown()
+    forget()
+
+
+@pytest.fixture
 def players(make_user):
     """Three accounts: alice plays I, bob plays O, carol watches."""
     return make_user("alice"), make_user("bob"), make_user("carol")

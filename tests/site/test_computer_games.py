@@ -18,7 +18,7 @@ from django.utils import timezone
 from play.commands.path import execute, store
 from play.commands.submission import Submission
 from play.computer import mover, pool
-from play.computer.account import computer_user, forget, is_computer
+from play.computer.account import computer_user, is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.games.protocol import PlayStep, computer, player
 from play.games.talu.search import choose_turn, clock_seconds, get_level
@@ -29,19 +29,8 @@ from play.worker.loop import run_due
 from registry.models import GameRecord
 from tests.site.wsutil import connect, receive, step
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def quick_computer(settings):
-    """The computer thinks on a thread of the test's process and plays without pauses."""
-    settings.TALU_COMPUTER_PROCESSES = 0
-    settings.TALU_COMPUTER_STEP_DELAY = 0
-    forget()
-    pool.shutdown()
-    yield
-    pool.shutdown()
-    forget()
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("quick_computer")]
 
 
 def _events(game) -> list[tuple]:

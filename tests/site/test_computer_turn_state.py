@@ -12,7 +12,6 @@ from channels.db import database_sync_to_async
 from play.commands.path import store
 from play.commands.submission import Submission
 from play.computer import mover, pool
-from play.computer.account import forget
 from play.computer.start import play_the_computer
 from play.computer.think import position_of
 from play.games.protocol import PlayStep, Resign, computer, player
@@ -21,19 +20,8 @@ from play.games.talu.search import choose_turn
 from play.models import ComputerGame, Game
 from play.store import engines
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def quick_computer(settings):
-    """The computer thinks on a thread of the test's process and plays without pauses."""
-    settings.TALU_COMPUTER_PROCESSES = 0
-    settings.TALU_COMPUTER_STEP_DELAY = 0
-    forget()
-    pool.shutdown()
-    yield
-    pool.shutdown()
-    forget()
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("quick_computer")]
 
 
 def _step(game: Game, actor, raw: dict) -> None:
