@@ -176,7 +176,7 @@ def _in_thread(fn):
 
     Not ``close_old_connections`` around every call, as a request would: with
     ``CONN_HEALTH_CHECKS`` on, each such call makes the next query first ask PostgreSQL
-    ``SELECT 1``, one more round trip on each of a turn's three calls (the claim, the load, the
+    ``SELECT 1``, one more round trip on each of a turn's three calls (the claim, ``prepare``, the
     release), a twelfth of the worker's samples during a wave of computer games (issue 25,
     BENCHMARKS.md). A call that failed closes its thread's connection if the failure left it
     unusable (a database restarted), so the next call connects afresh."""
