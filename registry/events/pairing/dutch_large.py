@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-# Fields up to this many players are paired exactly: round 7 of 150 players takes the exact
-# engine 0.57-0.69 s of CPU, of 200 players 1.5-2.0 s (docs/events.md); compared with bbpPairings on
-# fields of 49-150 players without a discrepancy (BENCHMARKS.md).
-LARGE_FIELD = 150
+# Fields up to this many players are paired exactly: round 7 of 200 players takes the exact
+# engine 0.56 s of CPU on a quiet machine, 1.5-2.0 s on a loaded one (300 players: 1.7 s and 5 s;
+# docs/events.md); compared with bbpPairings on fields of 49-200 players without a discrepancy
+# (1,131 rounds up to 150 players, 147 rounds of 151-200, BENCHMARKS.md).
+LARGE_FIELD = 200
 SEARCH_LIMIT = 20_000  # nodes of one bracket's search before the looser pass
 
 
