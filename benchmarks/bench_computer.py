@@ -23,7 +23,8 @@ against the one below, level 1 >= 95 % against random. Games run in ``--jobs`` p
 
 ``pair``: two searches against each other in the same harness (seeds ``1000 * level + n``,
 sides alternated, the same openings), a level with its own weights or with the evaluation's
-fitted or hand-set ones (``8:fitted``, ``8:hand``): how the fitted weights were screened.
+fitted, refitted or hand-set ones (``8:fitted``, ``8:refitted``, ``8:hand``): how the fitted
+weights were screened.
 """
 
 from __future__ import annotations
@@ -101,12 +102,15 @@ def play_game(args: tuple[str, int, int, int, int]) -> dict:
             "seconds": time.perf_counter() - started}
 
 
+WEIGHT_SETS = ("hand", "fitted", "refitted")  # ``Level.tuned`` 0, 1, 2 (``evaluate.FITTED``)
+
+
 def _label(level: int | Level) -> int | str:
     """A level's number, or for a level with other weights than its own (``pair``) its number
     and the weights: "8 fitted", "8 hand"."""
     if isinstance(level, int):
         return level
-    return f"{level.number} {'fitted' if level.tuned else 'hand'}"
+    return f"{level.number} {WEIGHT_SETS[level.tuned]}"
 
 
 def pair(args: argparse.Namespace) -> dict:
@@ -115,7 +119,7 @@ def pair(args: argparse.Namespace) -> dict:
     def spec(text: str) -> Level:
         number, _, weights = text.partition(":")
         lv = get_level(int(number))
-        return replace(lv, tuned=weights == "fitted") if weights else lv
+        return replace(lv, tuned=WEIGHT_SETS.index(weights)) if weights else lv
 
     a, b = spec(args.a), spec(args.b)
     jobs = [(args.variant, a, b, n % 2, 1000 * a.number + n + args.seed_base, args.max_turns,
@@ -296,7 +300,7 @@ def main() -> None:
     lad.add_argument("--from-log", help="the table of a (stopped) run's progress lines")
     lad.add_argument("--opening", type=int, default=2,
                      help="random turns (both sides) before the levels play")
-    pr = sub.add_parser("pair", help="two searches: LEVEL or LEVEL:fitted / LEVEL:hand")
+    pr = sub.add_parser("pair", help="two searches: LEVEL or LEVEL:hand / :fitted / :refitted")
     pr.add_argument("--a", required=True)
     pr.add_argument("--b", required=True)
     pr.add_argument("--variant", default="standard", choices=VARIANTS)

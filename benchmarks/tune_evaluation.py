@@ -34,6 +34,7 @@ from play.games.talu import TaluGame  # noqa: E402
 from play.games.talu.search import choose_turn, get_level  # noqa: E402
 from play.games.talu.search.evaluate import (  # noqa: E402
     PIECE,
+    TUNED,
     feature_names,
     features,
     hand_weights,
@@ -41,13 +42,13 @@ from play.games.talu.search.evaluate import (  # noqa: E402
 from play.games.talu.variants import get_variant  # noqa: E402
 
 
-def one_game(args: tuple[str, int, bool, tuple[int, ...], bool]) -> dict:
-    variant, seed, tuned, mix, distinct = args
+def one_game(args: tuple[str, int, bool, tuple[int, ...], bool, dict]) -> dict:
+    variant, seed, tuned, mix, distinct, changes = args
     rng = random.Random(seed)
     levels = (rng.choice(mix), rng.choice(mix))
     while distinct and levels[0] == levels[1]:  # two searches alike shuffle (BENCHMARKS.md)
         levels = (levels[0], rng.choice(mix))
-    players = [replace(get_level(n), tuned=tuned) for n in levels]
+    players = [replace(get_level(n), tuned=tuned, **changes) for n in levels]
     game = TaluGame(variant)
     boards = []
     opening = rng.randrange(2, 7)
@@ -71,7 +72,8 @@ def one_game(args: tuple[str, int, bool, tuple[int, ...], bool]) -> dict:
 
 def games(args: argparse.Namespace) -> None:
     mix = tuple(int(n) for n in args.levels.split(","))
-    jobs = [(args.variant, args.seed_base + n, args.tuned, mix, args.distinct)
+    changes = {k: v for k, v in (("noise", args.noise), ("slip", args.slip)) if v is not None}
+    jobs = [(args.variant, args.seed_base + n, args.tuned, mix, args.distinct, changes)
             for n in range(args.games)]
     with open(args.out, "a") as out, ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for r in pool.map(one_game, jobs):
@@ -108,7 +110,8 @@ def fit(args: argparse.Namespace) -> None:
     x = np.array(xs, dtype=float)
     y = np.array(ys, dtype=float)
     x1 = np.hstack([x, np.ones((len(x), 1))])  # an intercept (the side to move), dropped
-    hand = np.array(hand_weights(v), dtype=float)
+    # the prior: the hand-set weights (the first round) or the fitted ones (a second round)
+    hand = np.array(hand_weights(v) if args.prior == "hand" else TUNED[args.variant], dtype=float)
     # The prior: the hand-set weights at the scale that fits best (one number, fitted first);
     # the regression pulls away from it only as far as the games say (ridge towards it).
     scale = 0.0
@@ -144,7 +147,7 @@ def fit(args: argparse.Namespace) -> None:
         q = np.clip(1 / (1 + np.exp(-hx1 @ w)), 1e-9, 1 - 1e-9)
         print("held out", len(hy), "tuned", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
         q = np.clip(1 / (1 + np.exp(-(hx1[:, :-1] @ hand) * scale)), 1e-9, 1 - 1e-9)
-        print("held out hand", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
+        print("held out prior", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
     print(json.dumps({"positions": len(y), "log_loss": loss,
                       "hand_log_loss_same_scale": hand_loss, "intercept": w[-1],
                       "weights": dict(zip(names, scaled, strict=True)),
@@ -164,6 +167,8 @@ def main() -> None:
     g.add_argument("--levels", default="3,4,5,5",
                    help="the levels each side is drawn from (the first round: 3,4,5,5)")
     g.add_argument("--distinct", action="store_true", help="never the same level on both sides")
+    g.add_argument("--noise", type=int, help="every player's root noise (default: its level's)")
+    g.add_argument("--slip", type=float, help="every player's slip (default: its level's)")
     g.add_argument("--tuned", action="store_true",
                    help="the levels play with the fitted weights (a second round)")
     f = sub.add_parser("fit")
@@ -171,6 +176,8 @@ def main() -> None:
     f.add_argument("--variant", default="standard")
     f.add_argument("--l2", type=float, default=100.0)
     f.add_argument("--holdout", action="store_true", help="fit on 4/5 of the games only")
+    f.add_argument("--prior", choices=("hand", "fitted"), default="hand",
+                   help="the weights the ridge pulls towards: the hand-set ones or TUNED")
     f.add_argument("--hold", default="",
                    help="features whose hand-set weights are kept, e.g. adv_me,adv_op (tried: "
                         "the fitted level still shuffles against itself, BENCHMARKS.md)")

@@ -21,7 +21,7 @@ from play.games.talu.variants import get_variant
 STANDARD = get_variant("standard")
 
 
-def _score(board: dict[str, list[str]], tuned: bool, side: int = 0) -> int:
+def _score(board: dict[str, list[str]], tuned: int, side: int = 0) -> int:
     """The score for ``side`` (0 = I) of ``board``, ``side``'s turn just ended."""
     g = STANDARD.geometry
     i, o = g.bits(board["I"]), g.bits(board["O"])
@@ -39,7 +39,7 @@ def test_the_hand_set_weights_are_the_evaluation_as_it_was() -> None:
         + 10 * (4 - 2 + 1)  # C6 is within a turn's four steps of rank 8
     )
     assert len(hand_weights(STANDARD)) == len(feature_names(STANDARD))
-    assert len(weights(STANDARD, True)) == len(feature_names(STANDARD))
+    assert len(weights(STANDARD, 1)) == len(weights(STANDARD, 2)) == len(feature_names(STANDARD))
 
 
 def test_a_free_runner_is_worth_more_than_one_an_opponent_piece_stands_beside() -> None:
@@ -75,9 +75,26 @@ def test_the_features_are_the_same_for_either_side() -> None:
     assert features(STANDARD, i, o, 0) == features(STANDARD, mo, mi, 1)
 
 
+def test_the_refitted_weights_keep_defenders_on_the_home_row() -> None:
+    # Level 8's weights (the second round, fitted to games between equal players) hold the
+    # home row: an invasion must be answered at once (R10), and a defender two ranks out may
+    # be too far. Two of I's pieces on its home row against the same two on rank 3, the rest
+    # alike: the first round preferred home by a quarter of a piece, the second by more than a
+    # piece.
+    home = {"I": ["D1", "E1", "C5", "F5"], "O": ["C8", "F8", "D6", "E6"]}
+    out = {"I": ["D3", "E3", "C5", "F5"], "O": ["C8", "F8", "D6", "E6"]}
+    first = _score(home, tuned=1) - _score(out, tuned=1)
+    second = _score(home, tuned=2) - _score(out, tuned=2)
+    assert 0 < first < 50
+    assert second > 100
+
+
 @pytest.mark.parametrize("variant", ["standard", "dynamic", "grand-master"])
 def test_which_levels_use_the_fitted_weights(variant: str) -> None:
     v = get_variant(variant)
     assert [n for n, lv in LEVELS.items() if lv.tuned] == [7, 8]
+    assert [LEVELS[7].tuned, LEVELS[8].tuned] == [1, 2]
     # Fitted for the standard variant only: the others keep the hand-set weights everywhere.
-    assert (weights(v, True) != weights(v, False)) is (variant == "standard")
+    assert (weights(v, 1) != weights(v, 0)) is (variant == "standard")
+    assert (weights(v, 2) != weights(v, 1)) is (variant == "standard")
+    assert weights(v, 2) == weights(v, 0) or variant == "standard"
