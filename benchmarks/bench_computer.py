@@ -107,7 +107,7 @@ WEIGHT_SETS = ("hand", "fitted", "refitted")  # ``Level.tuned`` 0, 1, 2 (``evalu
 
 def _label(level: int | Level) -> int | str:
     """A level's number, or for a level with other weights than its own (``pair``) its number
-    and the weights: "8 fitted", "8 hand"."""
+    and the weights: "8 fitted", "8 refitted", "8 hand"."""
     if isinstance(level, int):
         return level
     return f"{level.number} {WEIGHT_SETS[level.tuned]}"
@@ -119,6 +119,8 @@ def pair(args: argparse.Namespace) -> dict:
     def spec(text: str) -> Level:
         number, _, weights = text.partition(":")
         lv = get_level(int(number))
+        if weights and weights not in WEIGHT_SETS:
+            raise SystemExit(f"{text!r}: the weights are one of {', '.join(WEIGHT_SETS)}")
         return replace(lv, tuned=WEIGHT_SETS.index(weights)) if weights else lv
 
     a, b = spec(args.a), spec(args.b)

@@ -10,10 +10,11 @@ regression of the game's result (for the side that just moved) on the evaluation
 (``evaluate.features``), whose coefficients, scaled so that a piece is worth ``PIECE``, are the
 weights ``evaluate.TUNED`` holds (levels 7-8). Pure Python + numpy, a fixed seed: rerunnable.
 
-``--levels``/``--distinct``/``--tuned`` make the data of a second round (games of the fitted
-levels): tried for level 8 and not kept, because the stronger level wins nine games in ten, so
-the fit learns its style rather than what wins (BENCHMARKS.md, "A second round of fitted
-weights").
+A second round (``evaluate.REFITTED``, level 8) is fitted to games of a fitted level against
+itself: ``games --levels 5 --tuned --noise 20 --slip 0.05``, then ``fit --prior fitted --hold
+material``. Games between different levels (``--levels 4,5,7,8 --distinct``) were tried and not
+kept: the stronger level wins nine games in ten, so the fit learns its style rather than what
+wins (BENCHMARKS.md, "A second round of fitted weights").
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def one_game(args: tuple[str, int, bool, tuple[int, ...], bool, dict]) -> dict:
     levels = (rng.choice(mix), rng.choice(mix))
     while distinct and levels[0] == levels[1]:  # two searches alike shuffle (BENCHMARKS.md)
         levels = (levels[0], rng.choice(mix))
-    players = [replace(get_level(n), tuned=tuned, **changes) for n in levels]
+    players = [replace(get_level(n), tuned=int(tuned), **changes) for n in levels]
     game = TaluGame(variant)
     boards = []
     opening = rng.randrange(2, 7)
@@ -110,19 +111,20 @@ def fit(args: argparse.Namespace) -> None:
     x = np.array(xs, dtype=float)
     y = np.array(ys, dtype=float)
     x1 = np.hstack([x, np.ones((len(x), 1))])  # an intercept (the side to move), dropped
-    # the prior: the hand-set weights (the first round) or the fitted ones (a second round)
-    hand = np.array(hand_weights(v) if args.prior == "hand" else TUNED[args.variant], dtype=float)
-    # The prior: the hand-set weights at the scale that fits best (one number, fitted first);
-    # the regression pulls away from it only as far as the games say (ridge towards it).
+    # The prior: the hand-set weights (the first round) or the fitted ones (``--prior fitted``,
+    # a second round), at the scale that fits best (one number, fitted first); the regression
+    # pulls away from it only as far as the games say (ridge towards it).
+    base = np.array(hand_weights(v) if args.prior == "hand" else TUNED[args.variant],
+                    dtype=float)
     scale = 0.0
     for _ in range(30):
-        z = x @ hand
+        z = x @ base
         p = 1 / (1 + np.exp(-scale * z))
         scale -= np.sum((p - y) * z) / max(1e-12, np.sum(p * (1 - p) * z * z))
-    prior = np.r_[scale * hand, 0.0]
-    reg = args.l2 * np.r_[np.ones(len(hand)), 0.0]
+    prior = np.r_[scale * base, 0.0]
+    reg = args.l2 * np.r_[np.ones(len(base)), 0.0]
     names = feature_names(v)
-    for name in filter(None, args.hold.split(",")):  # held at the hand-set weight
+    for name in filter(None, args.hold.split(",")):  # held at the prior's weight
         reg[names.index(name)] = 1e12
     w = prior.copy()
     for _ in range(50):  # Newton's method on the log loss plus the ridge towards the prior
@@ -135,21 +137,21 @@ def fit(args: argparse.Namespace) -> None:
             break
     p = 1 / (1 + np.exp(-x1 @ w))
     loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
-    ph = 1 / (1 + np.exp(-(x @ hand) * scale))
-    hand_loss = -np.mean(y * np.log(ph) + (1 - y) * np.log(1 - ph))
+    ph = 1 / (1 + np.exp(-(x @ base) * scale))
+    prior_loss = -np.mean(y * np.log(ph) + (1 - y) * np.log(1 - ph))
     scaled = [round(c * PIECE / w[0]) for c in w[:-1]]
     for name in filter(None, args.hold.split(",")):
-        scaled[names.index(name)] = int(hand[names.index(name)])
+        scaled[names.index(name)] = int(base[names.index(name)])
     if args.holdout:  # the log loss on the held-out games (every fifth seed)
         hx, hy = samples(args.data, args.variant, 1)
         hx1 = np.hstack([np.array(hx, dtype=float), np.ones((len(hx), 1))])
         hy = np.array(hy, dtype=float)
         q = np.clip(1 / (1 + np.exp(-hx1 @ w)), 1e-9, 1 - 1e-9)
         print("held out", len(hy), "tuned", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
-        q = np.clip(1 / (1 + np.exp(-(hx1[:, :-1] @ hand) * scale)), 1e-9, 1 - 1e-9)
+        q = np.clip(1 / (1 + np.exp(-(hx1[:, :-1] @ base) * scale)), 1e-9, 1 - 1e-9)
         print("held out prior", -np.mean(hy * np.log(q) + (1 - hy) * np.log(1 - q)))
     print(json.dumps({"positions": len(y), "log_loss": loss,
-                      "hand_log_loss_same_scale": hand_loss, "intercept": w[-1],
+                      "prior_log_loss_same_scale": prior_loss, "intercept": w[-1],
                       "weights": dict(zip(names, scaled, strict=True)),
                       "hand": dict(zip(names, hand_weights(v), strict=True))}, indent=1))
     print("TUNED =", tuple(scaled))
@@ -170,7 +172,7 @@ def main() -> None:
     g.add_argument("--noise", type=int, help="every player's root noise (default: its level's)")
     g.add_argument("--slip", type=float, help="every player's slip (default: its level's)")
     g.add_argument("--tuned", action="store_true",
-                   help="the levels play with the fitted weights (a second round)")
+                   help="the levels play with the first fitted weights (data for a second round)")
     f = sub.add_parser("fit")
     f.add_argument("data")
     f.add_argument("--variant", default="standard")
