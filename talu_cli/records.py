@@ -74,8 +74,8 @@ def run_slip(args: argparse.Namespace) -> int:
 def run_keygen(args: argparse.Namespace) -> int:
     from registry.records.keys import default_keyring
 
-    keyring = args.keyring or default_keyring()
     try:
+        keyring = args.keyring or default_keyring()
         info = create_body_key(keyring, registrar_id=args.registrar_id, name=args.name,
                                email=args.email, algorithm=args.algorithm)
     except KeyringError as exc:

@@ -5,33 +5,16 @@ Kept apart from ``settings.py`` because its numbers (capacity, expiry, pool size
 measurement under load (``benchmarks/bench_load.py``; the figures and the reasons are in
 docs/channel-layer.md) and change for that reason alone.
 
-Variables (all optional; the defaults are the measured choice):
-
-``TALU_CHANNEL_BACKEND``        ``pubsub`` (Redis pub/sub with pipelined publishes, the
-                                default: ``talu_site.pubsub_layer``), ``pubsub-locked``
-                                (channels-redis's pub/sub layer as shipped) or ``core`` (Redis
-                                sorted sets: queues with a capacity and expiries)
-``TALU_CHANNEL_PREFIX``         key prefix in Redis (default ``talu``)
-``TALU_CHANNEL_CAPACITY``       core only: messages a process's channel may hold before sends to
-                                it are dropped (1000)
-``TALU_CHANNEL_EXPIRY``         core only: seconds an undelivered message lives (60)
-``TALU_CHANNEL_GROUP_EXPIRY``   core only: seconds a group membership lives without renewal
-                                (300)
-``TALU_CHANNEL_POOL_MAX``       most Redis connections per process and host (200)
-``TALU_CHANNEL_SHARDS``         pubsub only: connections per process that publish and receive,
-                                groups spread over them (8)
-``TALU_CHANNEL_CONNECT_TIMEOUT`` seconds to wait for a Redis connection (5)
-``TALU_CHANNEL_ENCRYPTION_KEYS`` comma-separated keys: encrypt messages in Redis (off)
+Its variables (``TALU_CHANNEL_*``; all optional, the defaults are the measured choice) are in
+the table of docs/deployment.md; what each does and why its default is what it is, in
+docs/channel-layer.md. They are read when the settings load (``channel_layers``).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from django.core.exceptions import ImproperlyConfigured
-
-from talu_site.envvars import env_int
+from talu_site.envvars import env_choice, env_int, env_list, env_text, env_url
 
 # The measured defaults (docs/channel-layer.md says why each is what it is).
 BACKENDS = {
@@ -46,46 +29,53 @@ GROUP_EXPIRY = 300
 POOL_MAX = 200
 SHARDS = 8
 CONNECT_TIMEOUT = 5
-
-def _encryption_keys() -> list[str] | None:
-    raw = os.environ.get("TALU_CHANNEL_ENCRYPTION_KEYS", "").strip()
-    if not raw:
-        return None
-    keys = [k.strip() for k in raw.split(",") if k.strip()]
-    if any(len(k) < 16 for k in keys):
-        raise ImproperlyConfigured("TALU_CHANNEL_ENCRYPTION_KEYS: each key needs 16 characters "
-                                   "or more")
-    return keys
+#: A key prefix in Redis (this one and the cache's, ``TALU_CACHE_PREFIX``).
+PREFIX = r"[A-Za-z0-9._:-]+"
+PREFIX_ACCEPTS = "letters, digits, '.', '_', ':' and '-'"
 
 
-def channel_layers() -> dict[str, Any]:
-    """``CHANNEL_LAYERS`` from the environment; a bad ``REDIS_URL`` fails at start-up."""
-    redis_url = os.environ.get("REDIS_URL", "").strip()
-    if not redis_url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise ImproperlyConfigured(f"REDIS_URL={redis_url!r} must start with redis:// or rediss://")
+def _encryption_key(item: str) -> str:
+    if len(item) < 16:
+        raise ValueError("is shorter than 16 characters")
+    return item
+
+
+def redis_url() -> str:
+    """``REDIS_URL`` ("" when unset: the in-memory layer, one process)."""
+    return env_url("REDIS_URL", "", ("redis", "rediss", "unix"),
+                   "redis://host:6379/0, rediss://... or unix://...")
+
+
+def channel_layers(redis: str | None = None) -> dict[str, Any]:
+    """``CHANNEL_LAYERS`` for ``redis`` (``REDIS_URL`` when not given).
+
+    Every variable is read whether or not Redis is used, so a bad value stops the process at
+    start-up on a developer's machine too, not first in production."""
+    redis = redis_url() if redis is None else redis
     host = {
-        "address": redis_url,
+        "address": redis,
         # redis-py's asyncio pool refuses (raises) past this many connections rather than
         # waiting: a ceiling against a runaway, far above what the load benchmark uses.
-        "max_connections": env_int("TALU_CHANNEL_POOL_MAX", POOL_MAX),
-        "socket_connect_timeout": env_int("TALU_CHANNEL_CONNECT_TIMEOUT", CONNECT_TIMEOUT),
+        "max_connections": env_int("TALU_CHANNEL_POOL_MAX", POOL_MAX, unit="connections"),
+        "socket_connect_timeout": env_int("TALU_CHANNEL_CONNECT_TIMEOUT", CONNECT_TIMEOUT,
+                                          unit="seconds"),
     }
     config: dict[str, Any] = {
         "hosts": [host],
-        "prefix": os.environ.get("TALU_CHANNEL_PREFIX", "talu"),
-        "capacity": env_int("TALU_CHANNEL_CAPACITY", CAPACITY),
-        "expiry": env_int("TALU_CHANNEL_EXPIRY", EXPIRY),
-        "group_expiry": env_int("TALU_CHANNEL_GROUP_EXPIRY", GROUP_EXPIRY),
+        "prefix": env_text("TALU_CHANNEL_PREFIX", "talu", PREFIX_ACCEPTS, pattern=PREFIX,
+                           mismatch="is not a key prefix"),
+        "capacity": env_int("TALU_CHANNEL_CAPACITY", CAPACITY, unit="messages"),
+        "expiry": env_int("TALU_CHANNEL_EXPIRY", EXPIRY, unit="seconds"),
+        "group_expiry": env_int("TALU_CHANNEL_GROUP_EXPIRY", GROUP_EXPIRY, unit="seconds"),
     }
-    keys = _encryption_keys()
+    keys = env_list("TALU_CHANNEL_ENCRYPTION_KEYS", _encryption_key,
+                    "comma-separated keys of 16 characters or more", secret=True)
     if keys:
         config["symmetric_encryption_keys"] = keys
-    backend = os.environ.get("TALU_CHANNEL_BACKEND", "").strip() or BACKEND
-    if backend not in BACKENDS:
-        raise ImproperlyConfigured(f"TALU_CHANNEL_BACKEND={backend!r} must be one of "
-                                   f"{', '.join(BACKENDS)}")
+    backend = env_choice("TALU_CHANNEL_BACKEND", BACKEND, tuple(BACKENDS))
+    shards = env_int("TALU_CHANNEL_SHARDS", SHARDS, minimum=1, unit="connections")
+    if not redis:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     if backend.startswith("pubsub"):
         # Redis pub/sub keeps no queue: capacity and the expiries do not apply. The same
         # Redis listed several times is several shards, each with its own connections (and,
@@ -93,5 +83,5 @@ def channel_layers() -> dict[str, Any]:
         # process hashes a group to the same shard.
         config = {k: v for k, v in config.items()
                   if k in ("hosts", "prefix", "symmetric_encryption_keys")}
-        config["hosts"] = config["hosts"] * env_int("TALU_CHANNEL_SHARDS", SHARDS, minimum=1)
+        config["hosts"] = config["hosts"] * shards
     return {"default": {"BACKEND": BACKENDS[backend], "CONFIG": config}}

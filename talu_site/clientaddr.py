@@ -18,6 +18,14 @@ from collections.abc import Iterable
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
+def parse_network(item: str) -> Network:
+    """``"10.0.0.0/8"`` or ``"127.0.0.1"`` as a network; ValueError says what is wrong."""
+    try:
+        return ipaddress.ip_network(item.strip(), strict=False)
+    except ValueError:
+        raise ValueError("is not an IP address or network") from None
+
+
 def parse_networks(spec: Iterable[str]) -> tuple[Network, ...]:
     """``["127.0.0.1", "10.0.0.0/8"]`` as networks; ValueError names a bad entry."""
     out = []
@@ -26,9 +34,9 @@ def parse_networks(spec: Iterable[str]) -> tuple[Network, ...]:
         if not item:
             continue
         try:
-            out.append(ipaddress.ip_network(item, strict=False))
-        except ValueError:
-            raise ValueError(f"{item!r} is not an IP address or network") from None
+            out.append(parse_network(item))
+        except ValueError as exc:
+            raise ValueError(f"{item!r} {exc}") from None
     return tuple(out)
 
 

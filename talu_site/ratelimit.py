@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from talu_site.envvars import env_value
+
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(second|minute|hour|day)s?\s*$")
 PREFIX = "talu-rl"
@@ -66,11 +68,11 @@ def parse_rate(text: str) -> Rate | None:
         return None
     match = _RATE.match(text)
     if match is None:
-        raise ValueError(f"{text!r} is not a rate: write e.g. 10/minute, 30/10minute or off")
+        raise ValueError("is not a rate")
     count, times, unit = match.groups()
     seconds = int(times or 1) * UNITS[unit]
     if int(count) < 1 or seconds < 1:
-        raise ValueError(f"{text!r} is not a rate: at least 1 per at least 1 second")
+        raise ValueError("is not a rate: at least 1 in at least 1 second")
     return Rate(int(count), seconds)
 
 
@@ -147,12 +149,22 @@ def limit(name: str) -> Limit:
     return Limit(name)
 
 
-def rates_from_environment(environ) -> dict[str, str]:
+#: What a ``TALU_RATE_<NAME>`` variable accepts, in words.
+ACCEPTS = "<n>/<second|minute|hour|day>, e.g. 10/minute, or per several: 30/10minute; or off"
+
+
+def variable(name: str) -> str:
+    """The environment variable of the limit called ``name``: ``TALU_RATE_<NAME>``."""
+    return f"TALU_RATE_{name.upper()}"
+
+
+def _checked(text: str) -> str:
+    parse_rate(text)  # ValueError: not a rate
+    return text.strip()
+
+
+def rates_from_environment() -> dict[str, str]:
     """``TALU_RATES`` for the settings: each default, or ``TALU_RATE_<NAME>`` when set
     (checked here, so a bad value stops the process at start-up)."""
-    out = {}
-    for name, default in DEFAULTS.items():
-        value = environ.get(f"TALU_RATE_{name.upper()}", default)
-        parse_rate(value)
-        out[name] = value
-    return out
+    return {name: env_value(variable(name), default, _checked, ACCEPTS)
+            for name, default in DEFAULTS.items()}

@@ -19,8 +19,6 @@ import sys
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 
-from talu_site.envvars import env_bool
-
 
 def _start_worker() -> None:
     from play.worker.loop import start_embedded
@@ -44,8 +42,14 @@ class CommandLineWithWorker(CommandLineInterface):
 
 
 def embedded_worker_wanted() -> bool:
-    """The worker runs in the server process unless real services carry it elsewhere."""
-    return env_bool("TALU_EMBEDDED_WORKER", not os.environ.get("REDIS_URL"))
+    """The worker runs in the server process unless real services carry it elsewhere
+    (``TALU_EMBEDDED_WORKER``, by default true without ``REDIS_URL``). Read from the Django
+    settings, which this loads: a bad value of any variable stops the launcher before daphne
+    listens, as it stops ``manage.py`` commands."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
+    from django.conf import settings
+
+    return bool(settings.TALU_EMBEDDED_WORKER)
 
 
 #: Seconds daphne waits for a websocket handshake (issue 27, finding 7: with daphne's 5 s a

@@ -1,25 +1,27 @@
-"""The computer opponent's settings (environment or Django settings, like ``play.conf``)."""
+"""The computer opponent's settings: read from the environment when the Django settings load
+(``talu_site/settings.py``, where the defaults live), and from the Django settings here, like
+``play.conf``."""
 
 from __future__ import annotations
 
-from play.conf import _number
+from django.conf import settings
 
 
 def processes() -> int:
     """Processes of a worker's pool that think for the computer (0: a thread of the worker's
     own process, for tests and tiny installations). Bounded so that computer games never take
     the cores the server's steps need (a wave of them queues, it does not spread)."""
-    return int(_number("TALU_COMPUTER_PROCESSES", 2, 0))
+    return int(settings.TALU_COMPUTER_PROCESSES)
 
 
 def step_delay() -> float:
     """Seconds between two of the computer's steps, so the board animates its turn."""
-    return _number("TALU_COMPUTER_STEP_DELAY", 0.35, 0.0)
+    return float(settings.TALU_COMPUTER_STEP_DELAY)
 
 
 def queue() -> int:
     """Computer turns one worker holds claimed at once (thinking or queued for the pool)."""
-    return int(_number("TALU_COMPUTER_QUEUE", 8, 1))
+    return int(settings.TALU_COMPUTER_QUEUE)
 
 
 def niceness() -> int:
@@ -27,11 +29,11 @@ def niceness() -> int:
     CPU-bound for seconds, a person's step needs a few milliseconds of a server's CPU now, so
     on a busy machine the kernel gives the servers the core first (a wave of computer games
     thinks more slowly; it never makes human games wait). 0 keeps the worker's priority."""
-    return int(_number("TALU_COMPUTER_NICE", 10, 0))
+    return int(settings.TALU_COMPUTER_NICE)
 
 
 def idle() -> bool:
     """Whether the pool's processes run under ``SCHED_IDLE`` (Linux): they get only the CPU
     that nothing else wants, so a search never delays a server's step however busy the
-    machine (``niceness`` is the fallback where the policy is missing). 1 (the default) or 0."""
-    return bool(_number("TALU_COMPUTER_IDLE", 1, 0))
+    machine (``niceness`` is the fallback where the policy is missing). True by default."""
+    return bool(settings.TALU_COMPUTER_IDLE)

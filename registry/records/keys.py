@@ -46,10 +46,32 @@ class KeyringError(Exception):
     """A keyring or key problem, in words (missing keyring, unknown key, gpg failure)."""
 
 
+def keyring_from(value: str | None, default: Path = DEFAULT_KEYRING) -> Path:
+    """The keyring a configured value (``TALU_KEYRING``) names: the value trimmed, or
+    ``default`` when it is unset or blank. ``ValueError`` when no keyring can be there: a
+    control character in the path, or something there that is not a directory.
+
+    The one reading of the variable: the ``talu`` command calls it through
+    :func:`default_keyring` when it needs a keyring, and the site's settings when they load
+    (``talu_site/settings.py``), so a bad value stops the site at start."""
+    value = (value or "").strip()
+    if not value:
+        return default
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise ValueError("has a control character in the path")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ValueError("is not a directory")
+    return path
+
+
 def default_keyring() -> Path:
-    """``$TALU_KEYRING`` when set and not empty, else ``./var/keyring``."""
-    value = os.environ.get(ENV_VAR, "").strip()
-    return Path(value) if value else DEFAULT_KEYRING
+    """``$TALU_KEYRING`` when set and not empty, else ``./var/keyring``; KeyringError when
+    it cannot be a keyring (:func:`keyring_from`)."""
+    try:
+        return keyring_from(os.environ.get(ENV_VAR))
+    except ValueError as exc:
+        raise KeyringError(f"{ENV_VAR}={os.environ.get(ENV_VAR)!r} {exc}") from None
 
 
 def key_id_of(fingerprint: str) -> str:

@@ -84,9 +84,14 @@ class SignatureChecker:
     """Checks R33 signature blocks against one keyring, opened on first use."""
 
     def __init__(self, keyring: str | os.PathLike[str] | Keyring | None = None) -> None:
-        self._source = keyring if keyring is not None else default_keyring()
-        self._ring: Keyring | None = self._source if isinstance(self._source, Keyring) else None
         self._error: str | None = None
+        if keyring is None:
+            try:
+                keyring = default_keyring()
+            except KeyringError as exc:  # TALU_KEYRING names no possible keyring
+                self._error = str(exc)
+        self._source = keyring
+        self._ring: Keyring | None = self._source if isinstance(self._source, Keyring) else None
         self.reported_keyring = False
 
     def ring(self) -> Keyring | None:
@@ -113,8 +118,9 @@ class SignatureChecker:
         if ring is None:
             if not self.reported_keyring:
                 self.reported_keyring = True
-                faults.append(Fault(f"signatures not checked: {self._error}",
-                                    file=os.fspath(self._source)))  # type: ignore[arg-type]
+                source = self._source
+                where = None if source is None else os.fspath(source)  # type: ignore[arg-type]
+                faults.append(Fault(f"signatures not checked: {self._error}", file=where))
             return faults
         for role, block in roles.items():
             where = join_path(prefix, f"signatures.{written[role]}")

@@ -23,6 +23,20 @@ def test_default_keyring(monkeypatch):
     assert keys.default_keyring() == Path("var/keyring")
 
 
+def test_a_keyring_path_that_cannot_be_one_is_refused(monkeypatch, tmp_path):
+    """One reading of ``TALU_KEYRING`` for the ``talu`` command (here, when it needs a keyring)
+    and the site (its settings, at start: tests/site/test_settings_at_start.py)."""
+    a_file = tmp_path / "keyring"
+    a_file.write_text("")
+    monkeypatch.setenv("TALU_KEYRING", str(a_file))
+    with pytest.raises(keys.KeyringError, match=r"TALU_KEYRING=.* is not a directory"):
+        keys.default_keyring()
+    with pytest.raises(ValueError, match="control character"):
+        keys.keyring_from("var/key\nring")
+    assert keys.keyring_from(" /srv/talu/keyring ", Path("x")) == Path("/srv/talu/keyring")
+    assert keys.keyring_from(None, Path("x")) == Path("x")
+
+
 def test_body_key_is_marked_with_its_registrar(gpg_keys):
     assert gpg_keys.body.registrars == ("GTF-HU-SZEGED-01",)
     assert gpg_keys.other.registrars == ()

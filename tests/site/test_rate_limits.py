@@ -1,7 +1,7 @@
 """Rate limits per account and per address (issue 27, findings 4 and 10; ``talu_site.ratelimit``):
 log-ins, sign-ups, challenges (and the number open at once), websocket handshakes, pool joins.
-Runs again on PostgreSQL and Redis (``test_services_stack.py``), where the counters are Redis's,
-shared by every server process."""
+Runs again on PostgreSQL and Redis (the services lane of ``tests/lanes.py``), where the counters
+are Redis's, shared by every server process."""
 
 from __future__ import annotations
 
@@ -151,13 +151,16 @@ async def test_websocket_handshakes_per_address_are_limited(game, low, address):
     assert await database_sync_to_async(game.events.count)() == 0
 
 
-def test_a_bad_rate_stops_the_process_at_start_up():
+def test_a_bad_rate_stops_the_process_at_start_up(monkeypatch):
+    from django.core.exceptions import ImproperlyConfigured
+
     from talu_site.ratelimit import parse_rate, rates_from_environment
 
     assert parse_rate("30/10minute").seconds == 600
     assert parse_rate("off") is None
-    with pytest.raises(ValueError, match="not a rate"):
-        rates_from_environment({"TALU_RATE_LOGIN_ADDRESS": "lots"})
+    monkeypatch.setenv("TALU_RATE_LOGIN_ADDRESS", "lots")
+    with pytest.raises(ImproperlyConfigured, match="TALU_RATE_LOGIN_ADDRESS='lots' is not a rate"):
+        rates_from_environment()
 
 
 _v6_networks = (f"2001:db8:{n:x}::" for n in itertools.count(1))

@@ -16,8 +16,8 @@ A2_A3 = {"kind": "move", "from": "A2", "to": "A3"}
 
 
 async def test_a_step_no_broadcast_announced_arrives_with_the_heartbeat(game, players, cookies,
-                                                                       monkeypatch):
-    monkeypatch.setenv("TALU_WS_HEARTBEAT", "0.3")
+                                                                       settings):
+    settings.TALU_WS_HEARTBEAT = 0.3  # read at start from the environment; overridden here
     alice, _, carol = players
     quiet, _, _ = await connect(game, await database_sync_to_async(cookies)(alice))
     watcher, _, first = await connect(game, await database_sync_to_async(cookies)(carol))
