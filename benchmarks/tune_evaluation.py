@@ -14,7 +14,7 @@ A second round (``evaluate.REFITTED``, level 8) is fitted to games of a fitted l
 itself: ``games --levels 5 --tuned --noise 20 --slip 0.05``, then ``fit --prior fitted --hold
 material``. Games between different levels (``--levels 4,5,7,8 --distinct``) were tried and not
 kept: the stronger level wins nine games in ten, so the fit learns its style rather than what
-wins (BENCHMARKS.md, "A second round of fitted weights").
+wins (benchmarks/HISTORY.md, "A second round of fitted weights").
 """
 
 from __future__ import annotations
