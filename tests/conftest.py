@@ -1,5 +1,6 @@
 """Fixtures shared by every test package (none of them imports Django: the cores' tests run
-without it)."""
+without it), the lane this run is on (``tests/stack.py``) and the session's test database
+(``tests/testdb.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.stack import IN_CI
+from tests.stack import IN_CI, configure_lane
+
+# Before any test package's conftest sets Django up: the lane's database and channel layer.
+_LANE_PROBLEM = configure_lane()
 
 CHROMIUM = os.environ.get("TALU_CHROMIUM", "/usr/bin/chromium")
 
@@ -44,24 +48,40 @@ def no_error_logs(caplog):
     assert not errors, [r.getMessage() for r in errors]
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _release_the_postgresql_test_database(request):
-    """In a child run on PostgreSQL (``tests/stack.py``), end the sessions that server threads
-    (the websocket's database pool, heartbeats still winding down) hold on the test database,
-    so pytest-django can drop it instead of leaving one database behind per run."""
-    if not os.environ.get("TALU_TEST_STACK") or not os.environ.get("DATABASE_URL", "").startswith(
-            ("postgres://", "postgresql://")):
-        yield
-        return
-    request.getfixturevalue("django_db_setup")  # torn down after this fixture
-    blocker = request.getfixturevalue("django_db_blocker")
-    yield
-    from django.db import connection
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment, django_db_blocker, django_db_modify_db_settings):
+    """The test database of this process: a copy of the migrated template
+    (``tests/testdb.py``), not a migration per process; dropped at the end (on PostgreSQL
+    with its sessions, which server threads of the websocket tests may still hold)."""
+    from tests import testdb
 
-    with blocker.unblock(), connection.cursor() as cur:
-        cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-    connection.close()
+    with django_db_blocker.unblock():
+        teardown = testdb.setup_django_database()
+    yield
+    with django_db_blocker.unblock():
+        teardown()
+
+
+def nested_run(environ: dict[str, str], pid: int, xdist_worker: bool) -> str | None:
+    """Why this pytest must not run (it was started by a test of another pytest run: each test
+    is reported by name in the one run, never hidden in a child's summary), or None.
+    ``TALU_TEST_RUN`` is the run's controller's pid (``tests/stack.py``), which children
+    inherit; an xdist worker is a part of its controller's run, not a nested one."""
+    outer = environ.get("TALU_TEST_RUN")
+    if outer and outer != str(pid) and not xdist_worker:
+        return (f"pytest was started inside a test of the run of process {outer}: run the tests "
+                "in that run (a lane of tests/lanes.py), not in a child pytest")
+    return None
+
+
+def pytest_configure(config) -> None:
+    why = nested_run(dict(os.environ), os.getpid(), hasattr(config, "workerinput"))
+    if why:
+        raise pytest.UsageError(why)
+    if _LANE_PROBLEM:
+        # The services lane without its services: a failure under CI, a skipped lane elsewhere.
+        pytest.exit(_LANE_PROBLEM + ("" if IN_CI else " (lane skipped outside CI)"),
+                    returncode=1 if IN_CI else 0)
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

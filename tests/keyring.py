@@ -1,7 +1,7 @@
 """The throw-away keyring the site signs records with in a test process, removed when it ends.
 
 The site, API and registry tests each need ``TALU_KEYRING`` set before Django is set up; they
-share one directory per process (a child pytest inherits its parent's), and it goes at exit
+share one directory per process, and it goes at exit
 with the gpg-agent that signing started there, so a test run leaves nothing in /tmp.
 """
 
@@ -16,13 +16,20 @@ from registry.records import keys
 
 
 def session_keyring() -> str:
-    """The keyring for ``TALU_KEYRING``: the one already set (a parent pytest's, a developer's),
-    else a new directory, registered for removal. The caller sets the variable."""
+    """The keyring for ``TALU_KEYRING``: the one already set by this process or a developer,
+    else a new directory, registered for removal. The caller sets the variable.
+
+    One made by another test process (xdist's controller, whose environment its workers
+    inherit) is not reused: two workers making the site's signing key in one keyring at once
+    would race (``registry.records.keys`` locks between threads, not processes)."""
     given = os.environ.get("TALU_KEYRING")
-    if given:
+    made = os.environ.get("TALU_TEST_KEYRING_MADE", "")
+    if given and (made != given or os.environ.get("TALU_TEST_KEYRING_PID") == str(os.getpid())):
         return given
     path = tempfile.mkdtemp(prefix="talu-test-keyring-")
     atexit.register(_remove, path)
+    os.environ["TALU_TEST_KEYRING_MADE"] = path
+    os.environ["TALU_TEST_KEYRING_PID"] = str(os.getpid())
     return path
 
 

@@ -1,18 +1,20 @@
 """The real services the tests run on (PostgreSQL, Redis): where they are, whether they can be
-reached, and the child pytest that runs test modules again with them configured.
+reached, and the lane a test process runs in.
 
-Settings are read once per process, so a suite on the real services is a second pytest process
-over the same modules with ``DATABASE_URL`` (and ``REDIS_URL``) set. Under CI (``CI=true``) an
-unreachable service FAILS the test that needs it; elsewhere it is skipped. Override the addresses
-with ``TALU_TEST_DATABASE_URL`` / ``TALU_TEST_REDIS_URL``.
+Settings are read once per process, so the tests that must also run on PostgreSQL and Redis
+run in a second pytest run over the same modules, the *services lane* (``tests/lanes.py``,
+``./dev test`` runs both lanes): ``TALU_TEST_LANE=services`` makes this module point
+``DATABASE_URL`` and ``REDIS_URL`` at the test services before Django is set up
+(``configure_lane``, called by ``tests/conftest.py``). Each test is an ordinary test of that
+run, reported by name. Under CI (``CI=true``) an unreachable service FAILS the run; elsewhere
+the lane is skipped with a message. Override the addresses with ``TALU_TEST_DATABASE_URL`` /
+``TALU_TEST_REDIS_URL``.
 """
 
 from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -22,6 +24,23 @@ ROOT = Path(__file__).resolve().parents[1]
 DATABASE_URL = os.environ.get("TALU_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TALU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+#: The lanes (``TALU_TEST_LANE``): ``embedded`` (the default: SQLite and the in-memory layer,
+#: as ``./dev serve``) and ``services`` (PostgreSQL and Redis, as production).
+LANES = ("embedded", "services")
+
+
+def lane() -> str:
+    """This test process's lane."""
+    value = os.environ.get("TALU_TEST_LANE", "").strip() or "embedded"
+    if value not in LANES:
+        raise pytest.UsageError(f"TALU_TEST_LANE={value!r}: use one of {', '.join(LANES)}")
+    return value
+
+
+def on_services() -> bool:
+    """Whether this process runs the services lane (PostgreSQL and Redis)."""
+    return lane() == "services"
 
 
 def unreachable(url: str, default_port: int) -> str | None:
@@ -44,44 +63,30 @@ def require(what: str, problems: list[str]) -> None:
         pytest.skip(message)
 
 
-def is_child(stack: str) -> bool:
-    """Whether this process is the child run called ``stack``."""
-    return os.environ.get("TALU_TEST_STACK") == stack
-
-
-def run_child(stack: str, modules: list[str], *, caller: str, keyring: Path,
-              redis: bool = False, timeout: int = 900) -> None:
-    """Run ``modules`` in a child pytest on PostgreSQL (and Redis) and assert it all passed.
-
-    ``caller`` (the node id of the test running this) is deselected in the child; the child
-    collects the ``is_child`` checks of the calling module, which prove the services are used.
-    """
-    problems = [p for p in (unreachable(DATABASE_URL, 5432),
-                            unreachable(REDIS_URL, 6379) if redis else None) if p]
-    require("PostgreSQL" + (" and Redis" if redis else ""), problems)
-    tag = f"{stack.replace('-', '_')}_{os.getpid()}"
-    env = dict(os.environ)
-    env.update({
-        "TALU_TEST_STACK": stack,
+def configure_lane() -> str | None:
+    """Point this process at the services lane's PostgreSQL and Redis when it runs that lane
+    (before Django reads its settings). Returns why the lane cannot run (services
+    unreachable), or None. Names are per run (the controller's pid, which xdist's workers
+    inherit through the environment), so two runs on one machine never share a database, a
+    channel prefix or cache keys."""
+    run = os.environ.setdefault("TALU_TEST_RUN", str(os.getpid()))
+    if not on_services():
+        for name in ("DATABASE_URL", "REDIS_URL"):  # a developer's own never leaks in
+            os.environ.pop(name, None)
+        os.environ["TALU_TEST_DB_NAME"] = str(ROOT / "var" / f"test-{run}.sqlite3")
+        return None
+    problems = [p for p in (unreachable(DATABASE_URL, 5432), unreachable(REDIS_URL, 6379)) if p]
+    if problems:
+        return "PostgreSQL and Redis needed by the services lane: " + "; ".join(problems)
+    os.environ.update({
         "DATABASE_URL": DATABASE_URL,
+        "REDIS_URL": REDIS_URL,
         "DB_CONN_MAX_AGE": "0",
-        "TALU_TEST_DB_NAME": f"test_talu_{tag}",
-        "TALU_KEYRING": str(keyring),
+        "TALU_TEST_DB_NAME": f"test_talu_{run}",
+        "TALU_CHANNEL_PREFIX": f"talu-test-{run}",
+        "TALU_CACHE_PREFIX": f"talu-test-cache-{run}",
     })
-    if redis:
-        env.update({"REDIS_URL": REDIS_URL, "TALU_CHANNEL_PREFIX": f"talu-test-{tag}",
-                    "TALU_CACHE_PREFIX": f"talu-test-cache-{tag}"})
-    else:
-        env.pop("REDIS_URL", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--create-db",
-         "--deselect", caller, *modules],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
-    )
-    tail = (proc.stdout + proc.stderr)[-6000:]
-    assert proc.returncode == 0, tail
-    summary = proc.stdout.strip().splitlines()[-1]
-    assert " passed" in summary and "skipped" not in summary, tail
+    return None
 
 
 def relative(path: Path | str) -> str:

@@ -1,5 +1,5 @@
 """The test processes' throw-away keyring (tests/keyring.py) is gone when the process ends, and
-one set from outside (a parent pytest's, a developer's) is used as it is and left alone."""
+one set from outside (a developer's) is used as it is and left alone."""
 
 from __future__ import annotations
 
@@ -33,3 +33,15 @@ def test_given_keyring_is_kept(tmp_path):
     given.mkdir()
     assert _run({**os.environ, "TALU_KEYRING": str(given)}) == str(given)
     assert given.is_dir()
+
+
+def test_a_keyring_made_by_another_test_process_is_not_shared(tmp_path):
+    """xdist's workers inherit their controller's environment: a worker gets a keyring of its
+    own, not the one its controller made (two processes making the site's key in one keyring
+    would race)."""
+    made = tmp_path / "controllers"
+    made.mkdir()
+    env = {**os.environ, "TALU_KEYRING": str(made), "TALU_TEST_KEYRING_MADE": str(made),
+           "TALU_TEST_KEYRING_PID": "1"}
+    path = _run(env)
+    assert path != str(made) and Path(path).name.startswith("talu-test-keyring-")

@@ -33,7 +33,7 @@ HIGH_RATES = {"anon": "100000/minute", "user": "100000/minute", "body": "100000/
 
 
 def clear_cache() -> None:
-    """Empty this run's cache: the process's memory, or on Redis (the child run on PostgreSQL
+    """Empty this run's cache: the process's memory, or on Redis (the services lane on PostgreSQL
     and Redis, ``tests/stack.py``) only the keys under this run's own prefix, since Redis's
     own clear would flush a whole database others share."""
     from django.conf import settings as django_settings

@@ -1,6 +1,6 @@
 """NUL and control characters anywhere in a request are a 4xx with a JSON message, never a
 server error (PostgreSQL refuses NUL in text: this module matters most in the PostgreSQL run,
-``test_postgresql.py``)."""
+the services lane, ``tests/lanes.py``)."""
 
 from __future__ import annotations
 

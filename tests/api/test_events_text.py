@@ -2,7 +2,8 @@
 beyond the findings; ``talu_site.text``): an event's name and a guest's name are names (one
 line, no bidirectional control, at most 200 characters, normalised), and a player id, a body's
 registrar id or a name holding a NUL is a clear 400 or a message on the page, never the
-PostgreSQL ``DataError`` of a 500 (this module runs again on PostgreSQL, ``test_postgresql.py``).
+PostgreSQL ``DataError`` of a 500 (this module runs again on PostgreSQL: the services lane of
+``tests/lanes.py``).
 Nothing is created by a refused request."""
 
 from __future__ import annotations

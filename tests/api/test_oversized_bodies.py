@@ -1,7 +1,7 @@
 """Oversized and over-many-field request bodies, and text a database cannot hold, are a 4xx with
 a JSON message, never a server error (issue 27, findings 1 and 2). The API suite runs again on
-PostgreSQL (``test_postgresql.py``), where a lone surrogate or a NUL is refused by the database
-itself, so these matter most there.
+PostgreSQL (the services lane of ``tests/lanes.py``), where a lone surrogate or a NUL is refused
+by the database itself, so these matter most there.
 
 Before the fix each of these answered 500 (``RequestDataTooBig``, ``TooManyFieldsSent``,
 ``TooManyFilesSent``, ``UnicodeEncodeError``) with a traceback in the log."""

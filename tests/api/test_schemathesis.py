@@ -9,8 +9,8 @@ each carry body A's token or the HTTP basic credentials of a person who runs the
 writes get past authentication into validation). Examples per operation are few and
 derandomized: the run is reproducible and takes a few minutes on a loaded machine. A refused
 write (4xx) must change nothing, the events' rows included, and no request may log an ERROR (a
-traceback) on the server (issue 27); in the PostgreSQL and Redis run (``test_postgresql.py``)
-too.
+traceback) on the server (issue 27); in the PostgreSQL and Redis run (the services lane of
+``tests/lanes.py``) too.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def wsgi_app():
 
 
 @pytest.fixture
-def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model, settings):
+def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model):
     """Real data: a submitted game (records, rating changes), rated and plain games; an
     over-the-board event with players and a paired round, run by a person (a registrar of
     body A, site staff) whose session the generated requests may carry."""
@@ -65,8 +65,8 @@ def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model, settings
     helpers.add_game(body_b, pair[1], pair[0])
     helpers.seed_games(body_a, pair, 5, records=True)
     # The person signs every request (HTTP basic: no session, so no CSRF token; the test
-    # client drops a Cookie header of its own), so their password is hashed cheaply here.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # client drops a Cookie header of its own); their password is hashed cheaply, as every
+    # test process's are (tests/site/conftest.py).
     person = django_user_model.objects.create_user("reggie", password="pw-reggie-x1",
                                                    is_staff=True)
     body_a.registrars.add(person)

@@ -53,7 +53,7 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 from registry.records import keys
-from tests import stack
+from tests import stack, testdb
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_DATABASE_URL = stack.DATABASE_URL  # one place for the test services' addresses
@@ -119,7 +119,8 @@ def _wait(predicate, timeout: float, what: str, interval: float = 0.1) -> None:
 
 
 class Database:
-    """A throw-away PostgreSQL database on the test server, created and migrated once."""
+    """A throw-away PostgreSQL database on the test server: a copy of the migrated template
+    (``tests/testdb.py``) for this checkout's code, migrated in place for another tree's."""
 
     def __init__(self, admin_url: str = ADMIN_DATABASE_URL, name: str | None = None):
         self.admin_url = admin_url
@@ -132,14 +133,24 @@ class Database:
         with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
             conn.execute(sql)
 
-    def create(self) -> None:
-        self._admin(f'CREATE DATABASE "{self.name}"')
+    def create(self, migrated: bool = False) -> None:
+        """Create it: empty, or (``migrated``) a copy of this checkout's migrated template."""
+        if migrated:
+            testdb.create_postgresql(self.admin_url, self.name)
+        else:
+            self._admin(f'CREATE DATABASE "{self.name}"')
 
     def drop(self) -> None:
-        try:
-            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        except Exception as err:  # a leftover database is not worth failing a test over
-            print(f"could not drop {self.name}: {err}", file=sys.stderr)
+        testdb.drop_postgresql(self.admin_url, self.name)
+
+    def pending_jobs(self) -> int:
+        """Outbox rows due and not yet done (a game ended and not yet archived...)."""
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+            return conn.execute("SELECT count(*) FROM play_outbox WHERE done IS NULL "
+                                "AND due <= now()"
+                                ).fetchone()[0]
 
 
 # --- Redis ------------------------------------------------------------------------------------
@@ -188,6 +199,13 @@ class RedisServer:
 
 
 # --- daphne and the worker ---------------------------------------------------------------------
+
+
+def _log_path(workdir: Path, name: str) -> Path:
+    """A log of its own for each process object (its restarts append to it): one stack serves
+    a whole test session, and a test reading its processes' logs must not read an earlier
+    module's processes' (a worker of the Redis restart test logged its lost connections)."""
+    return workdir / f"{name}-{secrets.token_hex(3)}.log"
 
 
 class _SiteProcess:
@@ -247,7 +265,8 @@ class ServerProcess(_SiteProcess):
                  asgi: str = "talu_site.asgi:application", root: Path = ROOT,
                  python: str = sys.executable):
         self.port = port or free_port()
-        super().__init__(index, env, workdir / f"daphne-{index}-{self.port}.log", root, python)
+        super().__init__(index, env, _log_path(workdir, f"daphne-{index}-{self.port}"), root,
+                         python)
         self.asgi = asgi
         self.workdir = workdir
 
@@ -291,7 +310,7 @@ class WorkerProcess(_SiteProcess):
 
     def __init__(self, index: int, env: dict[str, str], workdir: Path, root: Path = ROOT,
                  python: str = sys.executable):
-        super().__init__(index, env, workdir / f"worker-{index}.log", root, python)
+        super().__init__(index, env, _log_path(workdir, f"worker-{index}"), root, python)
 
     def start(self) -> None:
         self._spawn([self.python, "manage.py", "play_worker"])
@@ -343,7 +362,7 @@ class Cluster:
         every call, so a caller can configure Django like the servers (same database, keyring
         and SECRET_KEY, hence valid session cookies)."""
         env = dict(os.environ)
-        for name in ("DJANGO_SETTINGS_MODULE", "TALU_TEST_STACK", "TALU_TEST_DB_NAME"):
+        for name in ("DJANGO_SETTINGS_MODULE", "TALU_TEST_LANE", "TALU_TEST_DB_NAME"):
             env.pop(name, None)
         env.update({
             "DJANGO_SETTINGS_MODULE": "talu_site.settings",
@@ -374,10 +393,16 @@ class Cluster:
         if found:
             raise ClusterUnavailable("; ".join(found))
         self.redis.start()
-        self.database.create()
+        own_tree = self.root == ROOT
+        self.database.create(migrated=own_tree)
         self._db_created = True
         self._env = self.env()
-        self.manage("migrate", "--noinput", "-v", "0")
+        if not own_tree:  # another version's migrations: not this checkout's template
+            self.manage("migrate", "--noinput", "-v", "0")
+        self._start_processes()
+        return self
+
+    def _start_processes(self) -> None:
         self.servers = [ServerProcess(i, self._env, self.workdir, asgi=self.asgi,
                                       root=self.root, python=self.python)
                         for i in range(self.n)]
@@ -389,14 +414,43 @@ class Cluster:
             w.start()
         for s in self.servers:
             s.wait_healthy()
-        return self
 
-    def stop(self) -> None:
+    def _stop_processes(self) -> None:
         for p in [*self.workers, *self.servers]:
             try:
                 p.stop()
             except Exception as err:  # keep stopping the others
                 print(f"stopping {p!r}: {err}", file=sys.stderr)
+
+    def configure(self, servers: int, workers: int, env: dict[str, str]) -> Cluster:
+        """The running stack with ``servers`` daphne processes, ``workers`` workers and
+        ``env`` on top of the base environment: the same processes when they already are (a
+        killed one started again), else new ones, on the same database and Redis. One stack
+        serves a whole test session (tests/cluster/conftest.py); each module states what it
+        needs, and isolation between modules is by data (each test seeds its own game).
+        Work left by the previous configuration is finished first (its workers archive every
+        game that ended), so no module inherits another's jobs."""
+        if not self.redis.ping():
+            self.redis.start()
+        same = (servers, workers, dict(env)) == (self.n, self.n_workers, self.extra_env)
+        if same:
+            for p in [*self.servers, *self.workers]:
+                if not p.running:
+                    p.start()
+            for s in self.servers:
+                s.wait_healthy()
+            return self
+        if self.workers:
+            _wait(lambda: self.database.pending_jobs() == 0, START_TIMEOUT,
+                  "the workers to finish the jobs of the previous tests")
+        self._stop_processes()
+        self.n, self.n_workers, self.extra_env = servers, workers, dict(env)
+        self._env = self.env()
+        self._start_processes()
+        return self
+
+    def stop(self) -> None:
+        self._stop_processes()
         self.redis.stop()
         if self._db_created:
             self.database.drop()

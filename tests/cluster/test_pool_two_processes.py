@@ -89,17 +89,21 @@ def _rate(cluster, ratings: dict[str, int]) -> None:
             [(rating, name) for name, rating in ratings.items()])
 
 
-def _database_facts(cluster) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
-    """(game uuid, light's name, dark's name) of every game; (name, status, game uuid) of
-    every pool entry."""
+def _database_facts(cluster, names: list[str]
+                    ) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """(game uuid, light's name, dark's name) of every game one of ``names`` plays in; (name,
+    status, game uuid) of their pool entries. (The stack serves every cluster test: games of
+    other tests' players are theirs.)"""
     with psycopg.connect(cluster.database.url) as conn:
         games = conn.execute(
             "SELECT g.uuid::text, i.username, o.username FROM play_game g "
-            "JOIN auth_user i ON g.player_i_id = i.id JOIN auth_user o ON g.player_o_id = o.id"
+            "JOIN auth_user i ON g.player_i_id = i.id JOIN auth_user o ON g.player_o_id = o.id "
+            "WHERE i.username = ANY(%s) OR o.username = ANY(%s)", [names, names]
         ).fetchall()
         entries = conn.execute(
             "SELECT u.username, e.status, g.uuid::text FROM play_poolentry e "
-            "JOIN auth_user u ON e.user_id = u.id LEFT JOIN play_game g ON e.game_id = g.id"
+            "JOIN auth_user u ON e.user_id = u.id LEFT JOIN play_game g ON e.game_id = g.id "
+            "WHERE u.username = ANY(%s)", [names]
         ).fetchall()
     return games, entries
 
@@ -128,7 +132,7 @@ async def test_200_players_over_two_processes_and_two_workers(cluster):
         while sum(1 for p in staying if not p.paired) > 1 and time.monotonic() < deadline:
             await asyncio.sleep(0.25)
         await asyncio.sleep(1.5)  # anything doubled or late would arrive now
-        games, entries = _database_facts(cluster)
+        games, entries = _database_facts(cluster, names)
     finally:
         await asyncio.gather(*(p.close() for p in players))
 

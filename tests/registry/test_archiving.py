@@ -4,7 +4,7 @@ a failed run writes nothing and is retried, and the outbox row's claim is a leas
 cannot hold together (``play.worker.outbox``).
 
 The concurrent run needs PostgreSQL's row locks: it is collected in the registry's PostgreSQL
-rerun (``test_postgresql.py``) and wherever the database is PostgreSQL.
+rerun (the services lane, ``tests/lanes.py``) and wherever the database is PostgreSQL.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_a_failed_archive_writes_nothing_and_is_retried_later(players, monkeypat
     _archived_once(game)
 
 
-if connection.vendor == "postgresql" or stack.is_child("registry-pg"):
+if connection.vendor == "postgresql" or stack.on_services():
 
     @pytest.mark.django_db(transaction=True)
     def test_two_archives_at_once_write_the_game_once(players, monkeypatch):

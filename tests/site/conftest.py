@@ -1,8 +1,8 @@
 """Site tests: Django is configured here only, so the pure-core tests need no Django.
 
-The same tests run on the embedded defaults (SQLite, in-memory channel layer) and, from
-``test_services_stack.py``, again in a child pytest with ``DATABASE_URL`` and ``REDIS_URL`` set
-(``TALU_TEST_STACK=services``).
+The tests run on the embedded defaults (SQLite, in-memory channel layer) and those of
+``tests/lanes.py``'s services lane again on PostgreSQL and Redis (``tests/stack.py``). The
+browser tests share one live site (``live_site``, tests/site/livesite.py) on one xdist worker.
 """
 
 from __future__ import annotations
@@ -25,12 +25,37 @@ import pytest_asyncio
 # import models at collection time, so set it up now (django.setup is idempotent).
 django.setup()
 
+# Passwords hashed cheaply in the test processes (Django's own advice for tests): PBKDF2's
+# million rounds cost about a third of a second a user, and most tests make three or more
+# (``players``), a tenth of the whole suite's time. Set before anything is hashed (the hashers
+# are cached at first use). The live site and the cluster's servers, separate processes, keep
+# the settings' own hasher, which their log-ins exercise.
+from django.conf import settings as _settings  # noqa: E402
+
+_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 # The ASGI module freezes what exists when it is imported out of the garbage collector, as a
 # server process does at start-up (talu_site/asgi.py); imported here, before any test, it
 # freezes the same start-up objects and not some test's event loop.
 import talu_site.asgi  # noqa: E402, F401
 from play.lifecycle import start_game  # noqa: E402
 from play.store import engines  # noqa: E402
+
+
+def pytest_collection_modifyitems(config, items):
+    """The browser tests here share one xdist worker, hence one live site and one Chromium."""
+    for item in items:
+        if item.nodeid.startswith("tests/site/") and item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory):
+    """The live site of this test process (tests/site/livesite.py), started at first use."""
+    from tests.site.livesite import running_site
+
+    with running_site(tmp_path_factory.mktemp("live-site")) as site:
+        yield site
 
 
 @pytest.fixture

@@ -2,9 +2,11 @@
 Chromium while a third browser watches step by step; the downloaded records verify with
 ``talu verify``.
 
-The site runs under daphne in a child process on the embedded defaults (a fresh SQLite file and
-keyring in a temporary directory). The browser is Debian's chromium (``/usr/bin/chromium``),
-driven by Playwright for Python; no browser is ever downloaded.
+The site is the test process's one live site (``live_site``, ``tests/site/livesite.py``):
+daphne with the worker in its process on the embedded defaults (SQLite, its keyring in a
+temporary directory), production's settings, shared with the other browser tests, so the
+players are people of this test's own (``unique``). The browser is Debian's chromium
+(``/usr/bin/chromium``), driven by Playwright for Python; no browser is ever downloaded.
 """
 
 from __future__ import annotations
@@ -18,18 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.livesite import running_site
+from tests.site.livesite import unique
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The site as ``./dev serve`` starts it (``tests/site/livesite.py``); yields (base URL,
-    keyring dir)."""
-    tmp = tmp_path_factory.mktemp("site")
-    with running_site(tmp) as base:
-        yield base, tmp / "keyring"
 
 
 def sign_up(page, base: str, name: str) -> None:
@@ -50,31 +43,32 @@ def wait_version(page, v: int, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
-def test_two_players_play_to_a_result_while_a_third_watches(site, browser, tmp_path):
+def test_two_players_play_to_a_result_while_a_third_watches(live_site, browser, tmp_path):
     from playwright.sync_api import expect
 
-    base, keyring = site
+    base, keyring = live_site.base, live_site.keyring
+    ann_name, ben_name = unique("ann", "ben")
     ann_ctx, ben_ctx, cy_ctx = (browser.new_context(accept_downloads=True) for _ in range(3))
     ann, ben, cy = ann_ctx.new_page(), ben_ctx.new_page(), cy_ctx.new_page()
     cy.set_viewport_size({"width": 390, "height": 844})  # the watcher is on a phone
-    sign_up(ann, base, "ann")
-    sign_up(ben, base, "ben")
+    sign_up(ann, base, ann_name)
+    sign_up(ben, base, ben_name)
 
     # ann challenges ben by name; ben accepts; ann's lobby opens the game by itself.
     ann.select_option("#id_variant", "standard")
     ann.select_option("#id_rated", "1")
-    ann.fill("#id_opponent", "ben")
+    ann.fill("#id_opponent", ben_name)
     ann.click("#challenge-form button[type=submit]")
     expect(ann.locator("#waiting")).to_be_visible()
     ben.goto(base + "/")
-    ben.click("[data-testid=accept-ann]")
+    ben.click(f"[data-testid=accept-{ann_name}]")
     ben.wait_for_url("**/games/**")
     ann.wait_for_url("**/games/**", timeout=15000)
     game_url = ben.url
 
-    # cy (not signed in) finds the game in the lobby and watches.
+    # cy (not signed in) finds the game in the lobby (among the other tests' games) and watches.
     cy.goto(base + "/")
-    cy.click("[data-testid=watch]")
+    cy.locator("[data-testid=watch]", has_text=ann_name).click()
     cy.wait_for_url(game_url)
     assert cy.get_attribute("#game", "data-role") == "spectator"
     for page in (ann, ben, cy):

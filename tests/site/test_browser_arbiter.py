@@ -3,24 +3,22 @@ a third account as its arbiter, the arbiter finds it on the console, opens it, a
 player; both players' boards (and the arbiter's) show "Arbiter: light is warned for
 non-engagement", and the console shows the warning among the game's signs.
 
-The site runs under daphne in a child process on the embedded defaults, as in
-``test_browser.py``. With ``TALU_DOC_SHOTS=<dir>`` the test also saves the screenshots of
-``docs/arbiters.md`` there (desktop and a 390x844 phone).
+The site is the test process's one live site (``live_site``, ``tests/site/livesite.py``:
+production's settings, shared with the other browser tests), as in ``test_browser.py``: the
+players and the arbiter are people of each test's own (``unique``), and the appointment is of
+the test's own game (its uuid, from the page's address). With ``TALU_DOC_SHOTS=<dir>`` the
+test also saves the screenshots of ``docs/arbiters.md`` there (desktop and a 390x844 phone).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.site.livesite import running_site, site_env
-from tests.site.test_browser import sign_up
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.site.livesite import unique
+from tests.site.test_browser import sign_up, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -29,17 +27,14 @@ from django.contrib.auth import get_user_model
 from registry import arbiters
 from registry.models import RegistryGame
 User = get_user_model()
-game = RegistryGame.objects.get(live__isnull=False, status="playing")
-arbiters.appoint(game, User.objects.get(username="cyd"), reason="club night")
+game = RegistryGame.objects.get(live__uuid={game!r}, status="playing")
+arbiters.appoint(game, User.objects.get(username={arbiter!r}), reason="club night")
 """
 
 
-@pytest.fixture(scope="module")
-def arbiter_site(tmp_path_factory):
-    """The site as ``./dev serve`` starts it; yields (base URL, environment of the site)."""
-    tmp = tmp_path_factory.mktemp("arbiter-site")
-    with running_site(tmp) as base:
-        yield base, site_env(tmp)
+def appoint(site, game_url: str, arbiter: str) -> None:
+    """``arbiter`` appointed for the game at ``game_url`` (its uuid, on the shared site)."""
+    site.shell(APPOINT.format(game=game_url.rstrip("/").rsplit("/", 1)[-1], arbiter=arbiter))
 
 
 def _shot(page, name: str) -> None:
@@ -48,19 +43,20 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(where) / name), full_page=True)
 
 
-def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbiter_site,
+def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(live_site,
                                                                              browser):
     from playwright.sync_api import expect
 
-    base, env = arbiter_site
+    base = live_site.base
+    ann_name, ben_name, cyd_name = unique("ann", "ben", "cyd")
     contexts = [browser.new_context() for _ in range(3)]
     ann, ben, cyd = (c.new_page() for c in contexts)
-    for page, name in ((ann, "ann"), (ben, "ben"), (cyd, "cyd")):
+    for page, name in ((ann, ann_name), (ben, ben_name), (cyd, cyd_name)):
         sign_up(page, base, name)
-    ann.fill("#id_opponent", "ben")
+    ann.fill("#id_opponent", ben_name)
     ann.click("#challenge-form button[type=submit]")
     ben.goto(base + "/")
-    ben.click("[data-testid=accept-ann]")
+    ben.click(f"[data-testid=accept-{ann_name}]")
     ben.wait_for_url("**/games/**")
     ann.wait_for_url("**/games/**", timeout=15000)
     game_url = ben.url
@@ -69,15 +65,14 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
     cyd.goto(game_url)
     assert cyd.get_attribute("#game", "data-role") == "spectator"
     expect(cyd.locator("#arbiter-tools")).to_have_count(0)
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", APPOINT], cwd=ROOT, env=env,
-                   check=True, timeout=120)
+    appoint(live_site, game_url, cyd_name)
 
     # The console lists the game; opening it gives the arbiter's panel.
     cyd.goto(base + "/arbiter/")
     row = cyd.locator("#console-games tr[data-game]")
     expect(row).to_have_count(1)
-    expect(row).to_contain_text("ann")  # sides are drawn at random
-    expect(row).to_contain_text("ben")
+    expect(row).to_contain_text(ann_name)  # sides are drawn at random
+    expect(row).to_contain_text(ben_name)
     _shot(cyd, "arbiters-console.png")
     row.locator("a").click()
     cyd.wait_for_url(game_url)
@@ -137,34 +132,25 @@ def test_an_arbiter_warns_a_player_from_the_console_and_both_boards_show_it(arbi
         c.close()
 
 
-@pytest.fixture
-def time_site(tmp_path):
-    """A site of its own (the first test's has used most of the hour's sign-ups from one
-    address, 5/hour)."""
-    with running_site(tmp_path) as base:
-        yield base, site_env(tmp_path)
-
-
-def test_an_arbiter_adds_time_and_both_clocks_show_it(time_site, browser):
+def test_an_arbiter_adds_time_and_both_clocks_show_it(live_site, browser):
     """R39 add_time, R36/R37 on the console: the arbiter sees both clocks and that both
     players are connected, adds two minutes to dark's clock from the game's panel, and both
     players' boards show the decision in words and dark's clock two minutes higher."""
     from playwright.sync_api import expect
 
-    from tests.site.test_browser import wait_version
-
-    base, env = time_site
+    base = live_site.base
+    dot_name, eli_name, fay_name = unique("dot", "eli", "fay")
     contexts = [browser.new_context() for _ in range(3)]
     dot, eli, fay = (c.new_page() for c in contexts)
-    for page, name in ((dot, "dot"), (eli, "eli"), (fay, "fay")):
+    for page, name in ((dot, dot_name), (eli, eli_name), (fay, fay_name)):
         sign_up(page, base, name)
     dot.select_option("#id_side", "I")
     dot.select_option("#id_time", "custom")
     dot.fill("#id_custom_time", "fischer 600+0")
-    dot.fill("#id_opponent", "eli")
+    dot.fill("#id_opponent", eli_name)
     dot.click("#challenge-form button[type=submit]")
     eli.goto(base + "/")
-    eli.click("[data-testid=accept-dot]")
+    eli.click(f"[data-testid=accept-{dot_name}]")
     eli.wait_for_url("**/games/**")
     dot.wait_for_url("**/games/**", timeout=15000)
     game_url = eli.url
@@ -180,12 +166,10 @@ def test_an_arbiter_adds_time_and_both_clocks_show_it(time_site, browser):
         page.click("#end-turn")
         version += 1
         wait_version(page, version)
-    subprocess.run([sys.executable, "manage.py", "shell", "-c",
-                    APPOINT.replace('"cyd"', '"fay"')], cwd=ROOT, env=env, check=True,
-                   timeout=120)
+    appoint(live_site, game_url, fay_name)
 
     fay.goto(base + "/arbiter/")
-    row = fay.locator("#console-games tr[data-game]", has_text="dot")
+    row = fay.locator("#console-games tr[data-game]", has_text=dot_name)
     expect(row.locator(".console-clocks")).to_contain_text("O 10:00", timeout=10000)
     expect(row.locator(".console-clocks")).to_contain_text("▸")  # light's clock runs
     expect(row.locator(".console-absence")).to_have_text("both connected")
@@ -208,7 +192,7 @@ def test_an_arbiter_adds_time_and_both_clocks_show_it(time_site, browser):
     expect(eli.locator("[data-testid=clock-O]")).to_have_text("12:00")
     # The console shows the new time.
     fay.goto(base + "/arbiter/")
-    expect(fay.locator("#console-games tr[data-game]", has_text="dot")
+    expect(fay.locator("#console-games tr[data-game]", has_text=dot_name)
            .locator(".console-clocks")).to_contain_text("O 12:00", timeout=10000)
     for c in contexts:
         c.close()

@@ -1,8 +1,10 @@
 """A person plays the computer to the end of a short game in real headless Chromium: "Play the
 computer" in the lobby starts the game at once, the computer (marked as such) answers every
 turn step by step so the board shows each of its steps, and the game ends with a result and
-its records like any game. The site runs as ``./dev serve`` runs it (``test_browser.site``):
-daphne with the worker in its process and the computer's pool of processes."""
+its records like any game. The site is the test process's one live site (``live_site``,
+``tests/site/livesite.py``: daphne with the worker in its process and the computer's pool of
+processes, production's settings), shared with the other browser tests: the person is one of
+the test's own (``unique``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import time
 
 import pytest
 
-from tests.site.test_browser import sign_up, site  # noqa: F401 - the module's site fixture
+from tests.site.livesite import unique
+from tests.site.test_browser import sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -23,13 +26,14 @@ WATCH_VERSIONS = """() => {
 }"""
 
 
-def test_a_person_plays_the_computer_to_the_end(site, browser):  # noqa: F811
+def test_a_person_plays_the_computer_to_the_end(live_site, browser):
     from playwright.sync_api import expect
 
-    base, _ = site
+    base = live_site.base
+    (dora,) = unique("dora")
     ctx = browser.new_context()
     page = ctx.new_page()
-    sign_up(page, base, "dora")
+    sign_up(page, base, dora)
     page.select_option("#id_computer_variant", "standard")
     page.select_option("#id_computer_level", "1")
     page.select_option("#id_computer_side", "I")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+import uuid
 
 import pytest
 import redis
@@ -14,19 +15,26 @@ import redis
 from talu_site.cache import SharedRedisCache
 from tests import stack
 
-pytestmark = pytest.mark.services
+# The system Redis is shared by every test process of a run: the tests that count its clients
+# run one after another on one xdist worker (tests/lanes.py).
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("system-redis")]
 
 
 @pytest.fixture
 def make_cache():
     stack.require("Redis", [p for p in (stack.unreachable(stack.REDIS_URL, 6379),) if p])
-    prefix = f"talu-test-shared-cache-{threading.get_ident()}"
+    prefix = f"talu-test-shared-cache-{uuid.uuid4().hex[:8]}"
 
     def make() -> SharedRedisCache:
         return SharedRedisCache(stack.REDIS_URL, {"KEY_PREFIX": prefix})
 
     yield make
-    make().clear()
+    # Only this test's keys: the cache's clear() would flush the database others share.
+    client = redis.Redis.from_url(stack.REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
 
 
 def connections_now() -> int:

@@ -3,8 +3,10 @@
 ann challenges ben to a custom 5+0 game; both play their opening turns (30 s each, never
 charged); then ann's 5 seconds run: her clock counts down on both boards (the running one
 highlighted, red under 10 s), nobody moves, and the server's worker flags her at the deadline:
-both pages say "Dark won: light ran out of time". The site runs as ``./dev serve`` does
-(``test_browser.site``).
+both pages say "Dark won: light ran out of time". The site is the test process's one live
+site (``live_site``, ``tests/site/livesite.py``: daphne with the worker in its process,
+production's settings), shared with the other browser tests: ann and ben are people of the
+test's own (``unique``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import time
 
 import pytest
 
-from tests.site.test_browser import sign_up, site, wait_version  # noqa: F401 - the fixture
+from tests.site.livesite import unique
+from tests.site.test_browser import sign_up, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -27,23 +30,26 @@ def _seconds(text: str) -> float:
     return float(text)
 
 
-def test_clock_runs_down_and_the_game_ends_on_time(site, browser, tmp_path):  # noqa: F811
+def test_clock_runs_down_and_the_game_ends_on_time(live_site, browser, tmp_path):
     from playwright.sync_api import expect
 
-    base, _ = site
+    base = live_site.base
+    ann_name, ben_name = unique("ann", "ben")
     ann_ctx, ben_ctx = browser.new_context(), browser.new_context()
     ann, ben = ann_ctx.new_page(), ben_ctx.new_page()
     ben.set_viewport_size({"width": 390, "height": 844})  # ben plays on a phone
-    sign_up(ann, base, "ann")
-    sign_up(ben, base, "ben")
+    sign_up(ann, base, ann_name)
+    sign_up(ben, base, ben_name)
     ann.select_option("#id_side", "I")
     ann.select_option("#id_time", "custom")
     ann.fill("#id_custom_time", "fischer 5+0")
-    ann.fill("#id_opponent", "ben")
+    ann.fill("#id_opponent", ben_name)
     ann.click("#challenge-form button[type=submit]")
     ben.goto(base + "/")
-    expect(ben.locator("[data-testid=time]").first).to_have_text("5s+0")
-    ben.click("[data-testid=accept-ann]")
+    # ann's challenge among those ben may accept (another test's open one may be listed too)
+    mine = ben.locator("#challenges li", has=ben.locator(f"[data-testid=accept-{ann_name}]"))
+    expect(mine.locator("[data-testid=time]")).to_have_text("5s+0")
+    ben.click(f"[data-testid=accept-{ann_name}]")
     ben.wait_for_url("**/games/**")
     ann.wait_for_url("**/games/**", timeout=15000)
     for page in (ann, ben):

@@ -4,24 +4,26 @@ it with the button; a player waiting in the lobby is taken to her game at once, 
 finds their pairing under "My pairings" (desktop) and on the event page (a phone's viewport),
 and opens the game.
 
+The site is the test process's one live site (``live_site``, ``tests/site/livesite.py``:
+production's settings), shared with the other browser tests: the arbiter and the players are
+people of the test's own (``unique``); the registrar is made with ``manage.py event_demo`` on
+the site's database.
+
 Screenshots go to ``$TALU_SCREENSHOTS`` when it is set (to look at, never committed)."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from tests.site.livesite import ROOT
-from tests.site.test_browser import sign_up, site  # noqa: F401  (the site fixture)
+from tests.site.livesite import unique
+from tests.site.test_browser import sign_up
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("TALU_SCREENSHOTS")
-PLAYERS = ("pia", "paul", "pete", "pam")
 
 
 def shot(page, name: str) -> None:
@@ -30,20 +32,18 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
-def make_registrar(keyring: Path, name: str) -> None:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "TALU_KEYRING")}
-    env.update(DATABASE_URL=f"sqlite:///{keyring.parent / 'site.sqlite3'}",
-               TALU_KEYRING=str(keyring), DJANGO_SETTINGS_MODULE="talu_site.settings")
-    subprocess.run([sys.executable, "manage.py", "event_demo", "--registrar", name], cwd=ROOT,
-                   env=env, check=True, timeout=120, capture_output=True)
+def make_registrar(site, name: str) -> None:
+    """``name`` a registrar of the demo club on the site's database (``manage.py event_demo``)."""
+    site.manage("event_demo", "--registrar", name)
 
 
-def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  # noqa: F811
-    base, keyring = site
+def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(live_site, browser):
+    base = live_site.base
+    arbi, pia_name, paul, pete, pam_name = unique("arbi", "pia", "paul", "pete", "pam")
+    players = (pia_name, paul, pete, pam_name)
     arbiter = browser.new_context().new_page()
-    sign_up(arbiter, base, "arbi")
-    make_registrar(keyring, "arbi")
+    sign_up(arbiter, base, arbi)
+    make_registrar(live_site, arbi)
     arbiter.goto(base + "/events/")
     arbiter.fill("input[name=name]", "Tuesday club night")
     arbiter.select_option("select[name=system]", "swiss")
@@ -54,7 +54,7 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     assert "Tuesday club night is announced" in arbiter.inner_text("main")
 
     pages = {}
-    for name in PLAYERS:
+    for name in players:
         page = browser.new_context().new_page()
         sign_up(page, base, name)
         page.goto(event_url)
@@ -76,7 +76,7 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     assert f"Round 1 starts at {when} UTC" in arbiter.inner_text(".messages")
     assert f"starts at {when} UTC" in arbiter.inner_text("[data-testid=starts-at]")
     # pam waits in the lobby, its socket open: the round's start takes her to her game
-    pam = pages["pam"]
+    pam = pages[pam_name]
     pam.goto(base + "/")
     for _ in range(100):
         if pam.evaluate("document.body.dataset.lobbyLive") == "1":
@@ -87,20 +87,20 @@ def test_arbiter_pairs_a_round_and_a_player_sees_their_pairing(site, browser):  
     shot(arbiter, "event-arbiter-desktop")
     pam.wait_for_url(f"{base}/games/**", timeout=15000)
 
-    pia = pages["pia"]
+    pia = pages[pia_name]
     pia.goto(base + "/")  # the lobby, like every page, tells her that her game has started
     assert "your game has started" in pia.inner_text("[data-testid=event-banner]")
     pia.goto(base + "/events/mine/")
     row = pia.locator("[data-testid=my-pairings-table] tbody tr").first
     text = row.inner_text()
-    assert "Tuesday club night" in text and any(n in text for n in PLAYERS if n != "pia")
+    assert "Tuesday club night" in text and any(n in text for n in players if n != pia_name)
     shot(pia, "my-pairings-desktop")
     pia.set_viewport_size({"width": 390, "height": 844})
     pia.goto(event_url)
     mine = pia.locator("[data-testid=my-board]")
-    assert mine.count() == 1 and "pia" in mine.inner_text()
+    assert mine.count() == 1 and pia_name in mine.inner_text()
     shot(pia, "event-player-phone")
     pia.goto(base + "/events/mine/")
     pia.click("[data-testid=event-game]")
     pia.wait_for_url(f"{base}/games/**")
-    assert "pia" in pia.inner_text("main")
+    assert pia_name in pia.inner_text("main")

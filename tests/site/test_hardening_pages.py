@@ -1,6 +1,6 @@
 """Site pages and every way a name enters, against hostile input (issue 27): no server error,
 names checked once (``talu_site.text``), whatever the door. Runs again on PostgreSQL
-(``test_services_stack.py``), where a NUL in a query is the database's error."""
+(the services lane, ``tests/lanes.py``), where a NUL in a query is the database's error."""
 
 from __future__ import annotations
 

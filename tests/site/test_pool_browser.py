@@ -1,7 +1,11 @@
 """Quick pairing in real Chromium (R47): two players press the same button and land in one
 game; a waiting player sees their wait and how many are in range; cancel takes them out at
 once, and so does leaving the page. The other player's counts change through the lobby's
-websocket (its poll falls back to 30 s while the socket is open)."""
+websocket (its poll falls back to 30 s while the socket is open).
+
+The site is the test process's one live site (``live_site``, ``tests/site/livesite.py``:
+production's settings), shared with the other browser tests: ann and ben are people of the
+test's own (``unique``)."""
 
 from __future__ import annotations
 
@@ -9,19 +13,12 @@ import time
 
 import pytest
 
-from tests.site.livesite import running_site
+from tests.site.livesite import unique
 from tests.site.test_browser import sign_up
 
 pytestmark = pytest.mark.browser
 
 BUTTON = "[data-testid='pool-3+2-rated']"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("site")
-    with running_site(tmp) as base:
-        yield base
 
 
 def wait_text(page, selector: str, want: str, timeout: float = 15) -> None:
@@ -32,13 +29,14 @@ def wait_text(page, selector: str, want: str, timeout: float = 15) -> None:
         time.sleep(0.1)
 
 
-def test_two_players_press_the_same_button_and_land_in_one_game(site, browser):
-    base = site
+def test_two_players_press_the_same_button_and_land_in_one_game(live_site, browser):
+    base = live_site.base
+    ann_name, ben_name = unique("ann", "ben")
     ann_ctx, ben_ctx = browser.new_context(), browser.new_context()
     ann, ben = ann_ctx.new_page(), ben_ctx.new_page()
     ben.set_viewport_size({"width": 390, "height": 844})  # one of them on a phone
-    sign_up(ann, base, "ann")
-    sign_up(ben, base, "ben")
+    sign_up(ann, base, ann_name)
+    sign_up(ben, base, ben_name)
 
     # ann waits alone: the page shows her wait; cancel takes her out at once
     from playwright.sync_api import expect
@@ -48,9 +46,9 @@ def test_two_players_press_the_same_button_and_land_in_one_game(site, browser):
     # the lobby lives: ann's new challenge appears in ben's lobby without a reload
     ann.fill("#id_opponent", "")
     ann.click("#challenge-form button[type=submit]")
-    expect(ben.locator("[data-testid=accept-ann]")).to_be_visible(timeout=10000)
+    expect(ben.locator(f"[data-testid=accept-{ann_name}]")).to_be_visible(timeout=10000)
     ann.click("form[action$='/cancel/'] button")  # and goes when she cancels it
-    expect(ben.locator("[data-testid=accept-ann]")).to_have_count(0, timeout=10000)
+    expect(ben.locator(f"[data-testid=accept-{ann_name}]")).to_have_count(0, timeout=10000)
     ann.click(BUTTON)
     expect(ann.locator("#pairing")).to_be_visible()
     wait_text(ann, "#pairing", "3+2 rated")

@@ -18,7 +18,8 @@ import pytest_asyncio
 from talu_site.pubsub_layer import EXCEPT, PipelinedPubSubChannelLayer
 from tests import stack
 
-pytestmark = [pytest.mark.services, pytest.mark.asyncio]
+# One after another with the other tests of the system Redis, on one xdist worker.
+pytestmark = [pytest.mark.services, pytest.mark.asyncio, pytest.mark.xdist_group("system-redis")]
 
 
 @pytest_asyncio.fixture

@@ -19,7 +19,8 @@ from talu_site import pubsub_layer
 from talu_site.pubsub_layer import PipelinedPubSubChannelLayer, PipelinedShardConnection
 from tests import stack
 
-pytestmark = [pytest.mark.services, pytest.mark.asyncio]
+# One after another with the other tests of the system Redis, on one xdist worker.
+pytestmark = [pytest.mark.services, pytest.mark.asyncio, pytest.mark.xdist_group("system-redis")]
 
 
 @pytest.fixture

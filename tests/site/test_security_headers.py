@@ -1,7 +1,11 @@
 """Production headers (issue 27, finding 8): HSTS when configured, a Content-Security-Policy on
 every answer that the site's own pages live with (no inline script, no eval: checked in
 Chromium, no CSP report in the console), and ``manage.py check --deploy`` silent with the
-documented production settings (deploy/env.example)."""
+documented production settings (deploy/env.example).
+
+The pages are tried in Chromium on the test process's one live site (``live_site``,
+``tests/site/livesite.py``), which runs with production's settings (DEBUG off, hence these
+headers) and the demo data."""
 
 from __future__ import annotations
 
@@ -74,20 +78,10 @@ def test_no_template_has_an_inline_script_or_handler():
 
 # --- the pages in Chromium ------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def prod_site(tmp_path_factory):
-    """The site on the embedded defaults with DEBUG off (production's headers), demo data."""
-    from tests.site.livesite import running_site
-
-    tmp = tmp_path_factory.mktemp("csp-site")
-    with running_site(tmp, (["demo_data"],), DEBUG="false", SECURE_COOKIES="false",
-                      SECRET_KEY="csp-test-" + "k" * 50, ALLOWED_HOSTS="127.0.0.1") as base:
-        yield base
-
-
 @pytest.mark.browser
-def test_every_page_works_under_the_policy_in_chromium(browser, prod_site):
-    base = prod_site
+def test_every_page_works_under_the_policy_in_chromium(browser, live_site):
+    """On the shared live site: DEBUG off (production's headers), the demo data."""
+    base = live_site.base
     page = browser.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"{page.url}: {m.text}")

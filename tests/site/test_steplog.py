@@ -4,7 +4,7 @@ A step of a game whose state this process holds at the client's version is decid
 reading the game and stored by the one append (``play.store.log``): on PostgreSQL one
 statement; everything else (refusals, resent or stale messages, a game another process moved)
 is answered by the slow road from the game's row. These tests run on SQLite and again on
-PostgreSQL (``test_services_stack.py``).
+PostgreSQL (the services lane, ``tests/lanes.py``).
 """
 
 from __future__ import annotations

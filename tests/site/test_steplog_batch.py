@@ -5,8 +5,8 @@ A spy on psycopg's ``AsyncCursor.execute`` records the games of every steplog st
 can hold one statement "in flight" (``Spy.hold``) while the test queues more steps behind it.
 
 The statement runs on PostgreSQL only: those tests are collected where steplog is available,
-like the child-only checks of ``test_services_stack.py``, and always in its PostgreSQL rerun
-(which lists this module). The batching rules themselves (``_take``) are tested everywhere.
+in the services lane (``tests/lanes.py``, which lists this module), and wherever the
+database is PostgreSQL. The batching rules themselves (``_take``) are tested everywhere.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def _stored(game: Game) -> tuple[int, str, list[tuple]]:
     return row.version, row.stgn, log
 
 
-if event_log.on_postgresql() or stack.is_child("services"):  # the statement needs PostgreSQL
+if event_log.on_postgresql() or stack.on_services():  # the statement needs PostgreSQL
 
     @pytest_asyncio.fixture
     async def spy(monkeypatch):

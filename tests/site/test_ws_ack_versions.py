@@ -3,7 +3,7 @@ the step caused (its own event and the automatic arbiter's warnings, R14), and a
 same message is acknowledged with that same version; a ``seq`` the log cannot keep (a NUL, which
 PostgreSQL's text refuses; a lone surrogate) is a malformed step (``bad_step``), not ``busy``,
 so a client following the protocol does not resend it forever. On SQLite and on PostgreSQL
-(``test_services_stack.py`` runs this module again there)."""
+(the services lane, ``tests/lanes.py`` runs this module again there)."""
 
 import pytest
 from channels.db import database_sync_to_async

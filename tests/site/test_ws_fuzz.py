@@ -3,7 +3,7 @@ out-of-turn and oversized messages from a spectator, from the player not to move
 player to move (steps no rule allows), each answered by a documented message: never an
 ``ack`` (nothing applied), never ``server_error``, never an ERROR log line; the game unchanged
 afterwards, and the sockets still working. Seeded, bounded (a few hundred messages, well under
-a minute); runs again on PostgreSQL and Redis (``test_services_stack.py``)."""
+a minute); runs again on PostgreSQL and Redis (the services lane, ``tests/lanes.py``)."""
 
 from __future__ import annotations
 

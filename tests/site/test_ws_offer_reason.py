@@ -2,7 +2,7 @@
 kept in the records when the game is adjourned: it is one printable line (issue 27: no NUL,
 which PostgreSQL's JSON refuses; no line break or bidirectional control, which the record
 builder refuses or which reorder what is shown). Anything else is ``bad_step`` and changes
-nothing. Runs again on PostgreSQL and Redis (``test_services_stack.py``)."""
+nothing. Runs again on PostgreSQL and Redis (the services lane, ``tests/lanes.py``)."""
 
 import pytest
 from channels.db import database_sync_to_async

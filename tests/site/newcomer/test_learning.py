@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.site.livesite import unique
 from tests.site.newcomer.conftest import VIEWPORTS, live, login, version, wait_until
 
 pytestmark = pytest.mark.browser
@@ -198,8 +199,7 @@ def test_an_optional_sound_when_the_turn_comes(newcomer_site, ctx, viewport):
 def test_a_rematch_from_the_result(newcomer_site, ctx, viewport):
     from playwright.sync_api import expect
 
-    suffix = "d" if viewport["width"] > 500 else "p"
-    dave, erin = "dave" + suffix, "erin" + suffix
+    dave, erin = unique("dave", "erin")
     newcomer_site.users(dave, erin)
     game = newcomer_site.game(dave, erin, resign="O")
     d, e = ctx(viewport).new_page(), ctx(viewport).new_page()
@@ -224,7 +224,7 @@ def test_a_rematch_from_the_result(newcomer_site, ctx, viewport):
 def test_my_games_lists_and_searches(newcomer_site, ctx, viewport):
     from playwright.sync_api import expect
 
-    rival = "rival" + ("d" if viewport["width"] > 500 else "p")  # one per run of the site
+    (rival,) = unique("rival")
     newcomer_site.users(rival)
     newcomer_site.game(rival, "alice", resign="O")
     page = ctx(viewport).new_page()

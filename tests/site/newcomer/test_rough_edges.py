@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.site.livesite import unique
 from tests.site.newcomer.conftest import PHONE, VIEWPORTS, live, login, version, wait_until
 
 pytestmark = pytest.mark.browser
@@ -38,7 +39,7 @@ def test_the_computer_is_offered_no_adjournment_and_its_rematch_starts_at_once(
         newcomer_site, ctx, viewport):
     from playwright.sync_api import expect
 
-    name = "newbie" + ("d" if viewport["width"] > 500 else "p")
+    (name,) = unique("newbie")
     newcomer_site.users(name)
     game = computer_game(newcomer_site, name, "I")
     page = ctx(viewport).new_page()

@@ -1,0 +1,41 @@
+"""Each lane runs on what it says (``tests/lanes.py``): the services lane on PostgreSQL, the
+Redis cache and the Redis channel layer, as production; the embedded lane on SQLite, the
+process's memory cache and the in-memory layer, as ``./dev serve``. Were the services lane
+quietly on SQLite, its tests would prove nothing about production."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import stack
+
+
+@pytest.mark.django_db
+def test_the_lane_runs_on_its_database_cache_and_channel_layer():
+    from channels.layers import get_channel_layer
+    from django.core.cache import caches
+    from django.db import connection
+
+    layer = type(get_channel_layer()).__name__
+    cache = type(caches["default"]).__name__
+    if stack.on_services():
+        assert connection.vendor == "postgresql"
+        assert cache == "SharedRedisCache"
+        assert layer == "PipelinedPubSubChannelLayer"
+    else:
+        assert connection.vendor == "sqlite"
+        assert cache == "LocMemCache"
+        assert layer == "InMemoryChannelLayer"
+
+
+@pytest.mark.django_db
+def test_the_test_database_is_this_runs_own_copy():
+    """A per-run (and per-worker) name: two runs on one machine never share a database."""
+    from django.db import connection
+
+    name = str(connection.settings_dict["NAME"])
+    if stack.on_services():
+        assert name.startswith("test_talu_"), name
+    else:
+        assert name.startswith(str(stack.ROOT / "var" / "test-")), name
+        assert "template" not in name, name
