@@ -45,7 +45,7 @@ def free_port() -> int:
 
 def checkout(where: Path, revision: str | None) -> Path:
     """A fresh clone of this repository at ``revision`` (None: the working tree's files)."""
-    tree = where / (revision or "worktree")
+    tree = where / (revision or "worktree").replace("/", "-")
     if revision is None:
         shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
             ".venv", "var", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis",
@@ -133,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         sides.append(("ours", None if args.worktree else "HEAD"))
     results = {}
     with tempfile.TemporaryDirectory(prefix="talu-feedback-") as where:
+        shared = ROOT.parent / "shared"  # the specification beside the tree (../shared)
+        if shared.exists():
+            (Path(where) / "shared").symlink_to(shared)
         for name, revision in sides:
             tree = checkout(Path(where), revision)
             if args.what == "serve":
