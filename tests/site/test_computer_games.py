@@ -227,6 +227,10 @@ async def test_a_thinking_computer_blocks_no_other_game(make_user, cookies, game
 @pytest.mark.asyncio
 async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
     settings.TALU_COMPUTER_PROCESSES = 1
+    # At an ordinary priority: under SCHED_IDLE (the next test's) a search on a machine busy
+    # with the rest of the suite may get no CPU within its time and answer with 0 nodes.
+    settings.TALU_COMPUTER_IDLE = False
+    settings.TALU_COMPUTER_NICE = 0
     pool.shutdown()
     result = await pool.think_async("standard", [("step", {"kind": "move", "from": "A2",
                                                            "to": "A3"})], 1, 5.0)
