@@ -10,7 +10,9 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+from pathlib import Path
 
 from registry.records import keys
 
@@ -30,6 +32,18 @@ def session_keyring() -> str:
     atexit.register(_remove, path)
     os.environ["TALU_TEST_KEYRING_MADE"] = path
     os.environ["TALU_TEST_KEYRING_PID"] = str(os.getpid())
+    return path
+
+
+def use_session_keyring() -> str:
+    """Set ``TALU_KEYRING`` to :func:`session_keyring` (before Django is set up, by the site,
+    API and registry conftests), and the setting itself when pytest-django has read the
+    settings already: in an xdist worker it does so before any conftest, with the keyring its
+    controller made, which the worker must not share."""
+    path = os.environ["TALU_KEYRING"] = session_keyring()
+    conf = sys.modules.get("django.conf")
+    if conf is not None and conf.settings.configured:
+        conf.settings.TALU_KEYRING = Path(path)
     return path
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -68,7 +69,7 @@ def configure_lane() -> str | None:
     (before Django reads its settings). Returns why the lane cannot run (services
     unreachable), or None. Names are per run (the controller's pid, which xdist's workers
     inherit through the environment), so two runs on one machine never share a database, a
-    channel prefix or cache keys."""
+    channel prefix or cache keys; nor do two xdist workers of one run share a prefix."""
     run = os.environ.setdefault("TALU_TEST_RUN", str(os.getpid()))
     if not on_services():
         for name in ("DATABASE_URL", "REDIS_URL"):  # a developer's own never leaks in
@@ -78,15 +79,37 @@ def configure_lane() -> str | None:
     problems = [p for p in (unreachable(DATABASE_URL, 5432), unreachable(REDIS_URL, 6379)) if p]
     if problems:
         return "PostgreSQL and Redis needed by the services lane: " + "; ".join(problems)
+    # Per xdist worker too: each worker has a database of its own (pytest-django's suffix), so
+    # its channel groups (the lobby's) and cache keys (rate-limit counters by user id, which
+    # two databases share) must be its own, or one worker's tests hear the other's.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    tag = f"{run}-{worker}" if worker else run
     os.environ.update({
         "DATABASE_URL": DATABASE_URL,
         "REDIS_URL": REDIS_URL,
         "DB_CONN_MAX_AGE": "0",
         "TALU_TEST_DB_NAME": f"test_talu_{run}",
-        "TALU_CHANNEL_PREFIX": f"talu-test-{run}",
-        "TALU_CACHE_PREFIX": f"talu-test-cache-{run}",
+        "TALU_CHANNEL_PREFIX": f"talu-test-{tag}",
+        "TALU_CACHE_PREFIX": f"talu-test-cache-{tag}",
     })
+    _prefixes_in_place()
     return None
+
+
+def _prefixes_in_place() -> None:
+    """In an xdist worker pytest-django has read the settings already, before any conftest
+    (the worker inherits ``DJANGO_SETTINGS_MODULE`` from its controller): the worker's own
+    prefixes go into them in place, before any channel layer or cache is made. Django is not
+    imported here when it was not (the pure cores' tests run without it)."""
+    conf = sys.modules.get("django.conf")
+    if conf is None or not conf.settings.configured:
+        return  # read later, from the environment above
+    for layer in conf.settings.CHANNEL_LAYERS.values():
+        if "prefix" in layer.get("CONFIG", {}):
+            layer["CONFIG"]["prefix"] = os.environ["TALU_CHANNEL_PREFIX"]
+    for cache in conf.settings.CACHES.values():
+        if "KEY_PREFIX" in cache:
+            cache["KEY_PREFIX"] = os.environ["TALU_CACHE_PREFIX"]
 
 
 def relative(path: Path | str) -> str:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 
-from tests.keyring import session_keyring
+from tests.keyring import use_session_keyring
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
-os.environ["TALU_KEYRING"] = session_keyring()
+os.environ["TALU_KEYRING"] = use_session_keyring()
 
 import django
 import pytest

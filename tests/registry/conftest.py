@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.keyring import session_keyring
+from tests.keyring import use_session_keyring
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
-os.environ["TALU_KEYRING"] = session_keyring()
+os.environ["TALU_KEYRING"] = use_session_keyring()
 
 import django
 import pytest

@@ -11,11 +11,11 @@ import asyncio
 import contextlib
 import os
 
-from tests.keyring import session_keyring
+from tests.keyring import use_session_keyring
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talu_site.settings")
 # One throw-away keyring per test process: the site's signing key is made there once.
-os.environ["TALU_KEYRING"] = session_keyring()
+os.environ["TALU_KEYRING"] = use_session_keyring()
 
 import django
 import pytest

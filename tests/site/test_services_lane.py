@@ -39,3 +39,28 @@ def test_the_test_database_is_this_runs_own_copy():
     else:
         assert name.startswith(str(stack.ROOT / "var" / "test-")), name
         assert "template" not in name, name
+
+
+def test_each_worker_has_its_own_channel_and_cache_prefix(settings):
+    """Two xdist workers of the services lane share Redis: the lobby's group and the
+    rate-limit counters (keyed by user ids, which their two databases share) must not be
+    shared, or one worker's tests hear and count the other's."""
+    import os
+
+    if not stack.on_services():
+        return  # the embedded lane's layer and cache are the process's own memory
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+    cache_prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    run = os.environ["TALU_TEST_RUN"]
+    for value in (prefix, cache_prefix):
+        assert value.endswith(f"{run}-{worker}" if worker else run), value
+
+
+def test_each_test_process_signs_in_a_keyring_of_its_own(settings):
+    """The site's signing key is made at first use in ``TALU_KEYRING``: two xdist workers
+    making it in one keyring would race (tests/keyring.py), so each has its own."""
+    import os
+
+    assert str(settings.TALU_KEYRING) == os.environ["TALU_KEYRING"]
+    assert os.environ.get("TALU_TEST_KEYRING_PID") == str(os.getpid())
