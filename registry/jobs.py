@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from tqdm import tqdm
 
+from play.games.text import TextError, clean_name
 from registry import corrections, ledger
 from registry.models import AffiliatedBody, GameRecord, Player, RegistryGame
 from registry.records import keys, yamlio
@@ -33,7 +34,6 @@ from registry.records.errors import RecordError
 from registry.scoring import strata
 from registry.submission import SubmissionRejected, registrar_of, submit_game
 from registry.tokens import issue_token
-from talu_site.text import TextError, clean_name
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "talu-registry-export/1"
@@ -260,7 +260,7 @@ def register_player(name: str, *, body: str | None = None, player_id: str | None
     """An over-the-board player (R26: S1, 250, a new 18-character id), or one carried over
     from an earlier record with ``stratum``/``rating`` as their starting standing."""
     try:
-        name = clean_name(name)  # the one check of every name (talu_site.text)
+        name = clean_name(name)  # the one check of every name (play.games.text)
     except TextError as err:
         raise JobError(f"a player's name {err}") from None
     if stratum not in strata.STRATA:

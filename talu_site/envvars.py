@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from talu_site import text
+from play.games import text
 
 T = TypeVar("T")
 
@@ -151,7 +151,7 @@ def env_text(name: str, default: str, accepts: str = "one line of text", *,
              max_length: int | None = None, forbidden: str = "", pattern: str | None = None,
              mismatch: str = "is not of that form", strip: bool = True, secret: bool = False,
              ) -> str:
-    """One line of text (``talu_site.text``: printable, no bidirectional control), trimmed
+    """One line of text (``play.games.text``: printable, no bidirectional control), trimmed
     unless ``strip`` is false; at most ``max_length`` characters, none of ``forbidden``, and
     all of it matching ``pattern`` when given (else ``mismatch`` says what it is not). A
     ``secret`` is not shown in the message."""

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from play import gameview
+from play.games import text
 from play.games.protocol import Actor, Command, PlayStep
-from talu_site import text
 
 MAX_SEQ_LENGTH = 64
 
@@ -78,7 +78,7 @@ def reject(code: str, reason: str, version: int, seq: str | None) -> Outcome:
 
 def plain_seq(seq: Any) -> bool:
     """A ``seq`` the log can keep: a string or number of at most 64 characters, one printable
-    line (``talu_site.text``, the one check of external strings: no NUL, which PostgreSQL's
+    line (``play.games.text``, the one check of external strings: no NUL, which PostgreSQL's
     text refuses, no lone surrogate, which UTF-8 cannot hold, no bidi control)."""
     if seq is None:
         return True

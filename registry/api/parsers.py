@@ -3,7 +3,7 @@ data is refused when any string in it (a key or a value, at any depth) cannot be
 shown: a NUL (PostgreSQL's text refuses it: a ``DataError`` and a 500 in whichever view
 queried with it), a lone surrogate (it cannot be encoded as UTF-8) or another control
 character but tabs and line breaks (issue 27: one check of every external string,
-``talu_site.text``). JSON nested past the decoder's recursion limit is a 400 too (a
+``play.games.text``). JSON nested past the decoder's recursion limit is a 400 too (a
 RecursionError, where DRF's parser expects a ValueError: a 500 from a few kilobytes).
 
 Why at the parser: many views read ``request.data`` field by field (events, arbiters,
@@ -18,7 +18,7 @@ from typing import Any
 
 from rest_framework import exceptions, parsers
 
-from talu_site import text
+from play.games import text
 
 MAX_DEPTH = 64
 

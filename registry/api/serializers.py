@@ -10,6 +10,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from play.games import text
 from play.games.talu import VARIANTS
 from registry import submission
 from registry.models import (
@@ -22,7 +23,6 @@ from registry.models import (
 )
 from registry.profiles import profile_of
 from registry.scoring import strata
-from talu_site import text
 
 MAX_RECORD_BYTES = 1_000_000  # one STGE/STSE file; a real one is a few kilobytes
 MAX_SESSIONS = submission.MAX_SESSIONS  # the core's limit, so the schema tells the truth
@@ -40,7 +40,7 @@ def _absolute(request, url: str) -> str:
     return request.build_absolute_uri(url) if request is not None else url
 
 
-# --- external text (talu_site.text: the one check of every string from outside) -----------------
+# --- external text (play.games.text: the one check of every string from outside) -----------------
 
 class LineField(serializers.CharField):
     """One printable line: no NUL, lone surrogate, control or bidi character."""
@@ -311,7 +311,7 @@ class PlayerFilterSerializer(serializers.Serializer):
 def record_text(value, field: str) -> str:
     """An uploaded file or a string, as UTF-8 text (bounded in size) the database can hold:
     no NUL, no lone surrogate (a JSON string may carry one: ``"\\ud800"``), no control
-    character but tabs and line breaks (``talu_site.text``)."""
+    character but tabs and line breaks (``play.games.text``)."""
     if hasattr(value, "read"):
         raw = value.read(MAX_RECORD_BYTES + 1)
         if len(raw) > MAX_RECORD_BYTES:

@@ -24,6 +24,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from play.games import text
 from registry.api import serializers as s
 from registry.api.auth import body_of
 from registry.api.errors import Conflict, Rejected
@@ -33,7 +34,6 @@ from registry.api.schema import ErrorSerializer
 from registry.corrections import GameStateConflict, annul_game, correct_game
 from registry.models import AffiliatedBody, GameRecord, Player, RatingChange, RegistryGame
 from registry.submission import SubmissionRejected, submit_game
-from talu_site import text
 
 REJECTED = OpenApiResponse(ErrorSerializer, description=(
     "The registry rejected the records: `reasons` lists every reason; nothing was changed."))

@@ -1,5 +1,5 @@
 """Names and reasons through the body API are checked as every external string is
-(``talu_site.text``, issue 27 finding 9): a right-to-left override or a newline in a display
+(``play.games.text``, issue 27 finding 9): a right-to-left override or a newline in a display
 name is refused (it reversed text on the profile page, and the record builder then refused the
 player); a name is stored normalised."""
 
@@ -57,3 +57,35 @@ def test_a_reason_with_a_bidi_control_is_refused(body_client, body_a, pair):
                                 {"reason": "cheat\u202eing"}, format="json")
     assert response.status_code == 400 and response.json()["errors"]["reason"]
     assert helpers.registry_state() == before
+
+
+FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"  # man, ZWJ, woman, ZWJ, girl
+RAINBOW = "\U0001F3F3\ufe0f\u200d\U0001F308"  # white flag, U+FE0F, ZWJ, rainbow
+
+
+@pytest.mark.parametrize("name", [f"The {FAMILY} Smiths", f"Ann {RAINBOW}"])
+def test_a_name_with_emoji_joined_by_zwj_is_taken_as_written(body_client, name):
+    """Issue 41, finding 11: these were refused as control characters; they are text."""
+    response = body_client.post("/api/v1/players/", {"display_name": name}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["name"] == name
+
+
+def test_a_name_hiding_a_joiner_between_letters_is_still_refused(body_client):
+    before = helpers.registry_state()
+    response = body_client.post("/api/v1/players/", {"display_name": "ad\u200dmin"},
+                                format="json")
+    assert response.status_code == 400
+    assert "U+200D" in response.json()["errors"]["display_name"][0]
+    assert helpers.registry_state() == before
+
+
+def test_a_reason_with_emoji_joined_by_zwj_is_taken(body_client, body_a, pair):
+    from registry.models import AuditEntry
+
+    game = helpers.add_game(body_a, *pair)
+    reason = f"entered twice {FAMILY}"
+    response = body_client.post(f"/api/v1/games/{game.game_id}/annul/", {"reason": reason},
+                                format="json")
+    assert response.status_code == 200, response.content
+    assert AuditEntry.objects.get(action="annul").reason == reason

@@ -146,6 +146,17 @@ def test_arbiter_adjourns_and_resumes_at_once():
                                                                   "next morning"]
 
 
+def test_an_adjournment_reason_may_hold_joined_emoji_but_no_control():
+    """Issue 41, finding 11: the arbiter's reason for an adjournment is checked as every
+    external line is (``play.games.text``): joined emoji are words, a line break is not."""
+    s = games.new_state("standard", GameOptions())
+    with pytest.raises(BadCommand, match="reason"):
+        games.run(s, arbiter("ann"), Adjourn("the hall\ncloses"))
+    assert not s.sessions.paused
+    games.run(s, arbiter("ann"), Adjourn("the hall closes 🧑‍🔧"))
+    assert s.sessions.sealing == "I"
+
+
 def test_no_warning_tells_of_the_sealed_turn():
     """R14's automatic warnings would reveal that the sealed turn was non-engaging: they wait
     for the resumption (R38)."""

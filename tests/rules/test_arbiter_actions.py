@@ -206,6 +206,20 @@ def test_every_action_needs_a_reason(command):
     assert state.version == 2
 
 
+def test_a_reason_with_emoji_joined_by_zwj_is_words_and_a_hidden_control_is_not():
+    """Issue 41, finding 11: emoji joined by U+200D (a family, a flag) are ordinary text in a
+    reason, as in a name (``play.games.text``, the one check); a bidirectional override that
+    would turn the shown line around is still refused, nothing changed."""
+    state = _state("A2-A3", "end")
+    reason = "left for the 👨‍👩‍👧 and the 🏳️‍🌈 parade"
+    [event] = games.run(state, REF, Warn("O", reason))
+    assert event.data["reason"] == reason
+    state = _state("A2-A3", "end")
+    with pytest.raises(BadCommand, match="reason"):
+        games.run(state, REF, Warn("O", "slow ‮yalp"))
+    assert state.version == 2
+
+
 @pytest.mark.parametrize("command", [Warn("I", "r"), CountAsPass("001 I", "r"),
                                      Forfeit("O", "r"), DeclareNull("r")])
 def test_no_action_on_a_finished_game(command):

@@ -1,5 +1,5 @@
 """Site pages and every way a name enters, against hostile input (issue 27): no server error,
-names checked once (``talu_site.text``), whatever the door. Runs again on PostgreSQL
+names checked once (``play.games.text``), whatever the door. Runs again on PostgreSQL
 (the services lane, ``tests/lanes.py``), where a NUL in a query is the database's error."""
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from play.games.protocol import (
     Resume,
     TooEarly,
 )
+from play.games.text import problem as text_problem
 
 from .decisions import ArbiterDecision
 from .game import TaluGame
@@ -92,9 +93,10 @@ def _check_reason(reason: str) -> None:
     """An offer's or an adjournment's reason is shown to the opponent and kept in the records
     (R34, R38): one printable line, or none (issue 27: a NUL was refused by PostgreSQL's JSON,
     a line break by the record builder, a bidirectional control reordered what is shown)."""
-    if not isinstance(reason, str) or len(reason) > 200 or not reason.isprintable():
+    wrong = text_problem(reason, max_length=200)  # emoji joined by U+200D are words (issue 41)
+    if wrong:
         raise BadCommand("a reason is one line of at most 200 printable characters (no "
-                         "control or bidirectional-control character)")
+                         f"control or bidirectional-control character): it {wrong}")
 
 
 def decide_adjourn(engine: TaluGame, s: Sessions, actor: Actor, command: Adjourn,

@@ -78,6 +78,7 @@ from play.games.protocol import (
     TooEarly,
     Warn,
 )
+from play.games.text import problem as text_problem
 
 from . import adjournment
 from .adjournment import Sessions
@@ -484,19 +485,22 @@ def _arbiter_action(state: TaluState, actor: Actor, what: str, reason: Any, for_
     _arbiter_only(actor, what)
     if side is not None and side not in ("I", "O"):
         raise BadCommand(f"{names_side}, I or O, not {side!r}")
-    text = _reason(reason, for_reason)
+    words = _reason(reason, for_reason)
     _live(state)
-    return text
+    return words
 
 
 def _reason(reason: Any, what: str) -> str:
     """R39: every arbiter action names its reason in words."""
-    text = reason.strip() if isinstance(reason, str) else ""
-    if not text:
+    words = reason.strip() if isinstance(reason, str) else ""
+    if not words:
         raise BadCommand(f"{what} needs a reason in words")
-    if len(text) > MAX_REASON or not text.isprintable():
-        raise BadCommand(f"a reason is 1 to {MAX_REASON} printable characters")
-    return text
+    # The one check of external text: one line, no control or bidirectional-control
+    # character; emoji joined by U+200D are words like any (issue 41, finding 11).
+    wrong = text_problem(words, max_length=MAX_REASON)
+    if wrong:
+        raise BadCommand(f"a reason is 1 to {MAX_REASON} characters of one line: it {wrong}")
+    return words
 
 
 def _live(state: TaluState) -> None:

@@ -16,6 +16,15 @@ The kinds of text:
 * a **line** (a reason, a ``seq``, a query parameter): printable, one line, no bidi controls;
 * **text** (a record file, a multi-line note): tabs and line breaks allowed, no other control
   character, no NUL, no lone surrogate.
+
+Invisible characters that join or vary what is around them are ordinary text where they do
+that, and refused elsewhere, where they would only hide something (two names that look the
+same, bytes smuggled after a letter) (issue 41, finding 11): the zero-width joiner U+200D
+between emoji (a family: man, ZWJ, woman, ZWJ, girl; the rainbow flag: white flag, U+FE0F, ZWJ,
+rainbow) or after a virama (Indic conjuncts), the zero-width non-joiner U+200C after a virama
+or between Arabic-script letters (Persian), a variation selector once after a character it can
+vary (U+FE0F after an emoji or a keycap's digit), and the tag characters of the three
+subdivision flags (England, Scotland, Wales).
 """
 
 from __future__ import annotations
@@ -29,6 +38,17 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
 TEXT_WHITESPACE = frozenset("\t\n\r")
 _SPACES = re.compile(" +")
+ZWJ, ZWNJ = "\u200d", "\u200c"
+EMOJI_VARIATIONS = frozenset("\ufe0e\ufe0f")  # text and emoji presentation
+SKIN_TONES = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+# Emoji that are neither symbols (category So or Sm) nor beyond ASCII: keycaps' bases (1,
+# U+FE0F, U+20E3), and ‼ ⁉ ℹ 〰 〽 (punctuation and a letter by category).
+EMOJI_BASES = frozenset("#*0123456789\u203c\u2049\u2139\u3030\u303d")
+# The subdivision flags of the emoji standard (England, Scotland, Wales): a black flag and tag
+# characters; any other run of tag characters hides ASCII text.
+_TAG_FLAGS = re.compile("\U0001F3F4(?:" + "|".join(
+    "".join(chr(0xE0000 + ord(c)) for c in code) for code in ("gbeng", "gbsct", "gbwls"))
+    + ")\U000E007F")
 
 
 class TextError(ValueError):
@@ -50,7 +70,9 @@ def problem(value: object, *, max_length: int | None = None, multiline: bool = F
         return "must be text"
     if max_length is not None and len(value) > max_length:
         return f"must be at most {max_length} characters"
-    for ch in value:
+    if not multiline:
+        value = _TAG_FLAGS.sub("\U0001F3F4", value)  # a flag: its tags are its name
+    for i, ch in enumerate(value):
         if ch == "\x00":
             return "must not contain a NUL character"
         if _is_surrogate(ch):
@@ -64,11 +86,70 @@ def problem(value: object, *, max_length: int | None = None, multiline: bool = F
             # Text: a YAML file or a note; only control characters (category Cc) are out.
             if ch not in TEXT_WHITESPACE and unicodedata.category(ch) == "Cc":
                 return f"must not contain the control character U+{ord(ch):04X}"
+        elif ch in (ZWJ, ZWNJ):
+            if not _joins(value, i):
+                return (f"must not contain the invisible joiner U+{ord(ch):04X} except "
+                        "where it joins (emoji, or letters of a script that joins them)")
+        elif _is_variation_selector(ch):
+            if not _varies(value, i):
+                return (f"must not contain the variation selector U+{ord(ch):04X} except "
+                        "once right after a character it varies (U+FE0F after an emoji)")
         elif not ch.isprintable() and ch != " ":
             if ch in "\n\r\u2028\u2029":
                 return "must be a single line"
             return f"must not contain the control character U+{ord(ch):04X}"
     return None
+
+
+def _pictographic(ch: str) -> bool:
+    """An emoji or another pictographic symbol (what a joiner or U+FE0F may follow)."""
+    return ch > "\x7f" and unicodedata.category(ch) in ("So", "Sm")
+
+
+def _emoji_before(value: str, i: int) -> bool:
+    """Whether an emoji ends just before ``value[i]``: a pictograph, with its skin tone and
+    its U+FE0F if any (a person with a skin tone, a white flag shown as an emoji)."""
+    j = i - 1
+    if j >= 0 and value[j] in EMOJI_VARIATIONS:
+        j -= 1
+    if j >= 0 and value[j] in SKIN_TONES:
+        j -= 1
+    return j >= 0 and _pictographic(value[j])
+
+
+def _joins(value: str, i: int) -> bool:
+    """Whether the joiner at ``value[i]`` joins: after a virama (both joiners: Indic
+    conjuncts, as IDNA's CONTEXTJ rules allow them), the zero-width joiner between emoji (an
+    emoji ZWJ sequence), the non-joiner between Arabic-script letters (Persian words)."""
+    before = value[i - 1] if i else ""
+    after = value[i + 1] if i + 1 < len(value) else ""
+    if before and unicodedata.combining(before) == 9:  # a virama
+        return True
+    if value[i] == ZWJ:
+        return bool(after) and _emoji_before(value, i) and _pictographic(after)
+    return bool(after) and _arabic_letter(before) and _arabic_letter(after)
+
+
+def _arabic_letter(ch: str) -> bool:
+    return bool(ch) and unicodedata.category(ch).startswith("L") \
+        and unicodedata.name(ch, "").startswith("ARABIC")
+
+
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def _varies(value: str, i: int) -> bool:
+    """Whether the variation selector at ``value[i]`` follows a character it can vary, once:
+    U+FE0E/U+FE0F an emoji; the others (standardized and ideographic variants) a letter or
+    symbol beyond ASCII (a Han character of a name). Never a run (bytes smuggled as
+    selectors), never after a space, an ASCII letter or nothing."""
+    before = value[i - 1] if i else ""
+    if not before or (before.isascii() and before not in EMOJI_BASES):
+        return False
+    if value[i] in EMOJI_VARIATIONS:
+        return _pictographic(before) or before in EMOJI_BASES
+    return unicodedata.category(before)[0] in "LS"
 
 
 def check(value: object, **kwargs) -> str:
