@@ -5,6 +5,8 @@ correct through the API or ``registry.ledger``."""
 from django import forms
 from django.contrib import admin
 
+from play.games import text
+from registry.forms import AdminLoginForm
 from registry.models import (
     AffiliatedBody,
     ArbiterAppointment,
@@ -18,11 +20,14 @@ from registry.models import (
     RegistryGame,
     StratumRecord,
 )
-from talu_site import text
+
+# The admin's log-in is limited as every log-in is (registry.logins, the backend); its form
+# says when to try again when the limits refused an attempt.
+admin.site.login_form = AdminLoginForm
 
 
 class PlayerForm(forms.ModelForm):
-    """A display name typed here is checked as every name is (``talu_site.text``)."""
+    """A display name typed here is checked as every name is (``play.games.text``)."""
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data.get("display_name") or ""

@@ -1,7 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
-from talu_site import text
+from play.games import text
+from registry import logins
 
 
 class SignupForm(UserCreationForm):
@@ -12,7 +14,7 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         # Django's validator already keeps names to letters, digits and @.+-_; the one check
-        # of every name (talu_site.text) says the same words here as elsewhere.
+        # of every name (play.games.text) says the same words here as elsewhere.
         name = super().clean_username()
         try:
             return text.clean_name(name, max_length=150)
@@ -26,3 +28,22 @@ class AnpcForm(forms.Form):
 
     anpc = forms.FloatField(required=False, min_value=0.01, max_value=2.0, label="Your aNPc",
                             help_text="between 0.01 and 2; empty for the default (R27)")
+
+
+class _SaysWhenToTryAgain:
+    """A log-in form whose error, when the log-in limits refused the attempt unchecked
+    (``registry.logins``), says so and when to try again, not "wrong password"."""
+
+    def get_invalid_login_error(self):
+        refusal = logins.refusal_of(self.request)
+        if refusal is None:
+            return super().get_invalid_login_error()
+        return forms.ValidationError(refusal.message, code="rate_limited")
+
+
+class LoginForm(_SaysWhenToTryAgain, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class AdminLoginForm(_SaysWhenToTryAgain, AdminAuthenticationForm):
+    """Django admin's log-in form (``admin.site.login_form``, set in registry/admin.py)."""

@@ -13,7 +13,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from registry.forms import AnpcForm, SignupForm
+from registry import logins
+from registry.forms import AnpcForm, LoginForm, SignupForm
 from registry.models import GameRecord, Player, RegistryGame
 from registry.profiles import profile_of, rating_points
 from registry.scoring import strata
@@ -21,8 +22,6 @@ from registry.scoring.strata import STRATA
 from registry.services import player_of
 from talu_site import clientaddr, ratelimit
 
-LOGIN_ADDRESS = ratelimit.limit("login_address")
-LOGIN_ACCOUNT = ratelimit.limit("login_account")
 SIGNUP_ADDRESS = ratelimit.limit("signup_address")
 
 
@@ -35,25 +34,19 @@ def _refused(request, template: str, context: dict, refusal: ratelimit.Refusal, 
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in with limits on failed attempts (issue 27, finding 10): per address, and
-    per account from any address, counted in the shared cache (``talu_site.ratelimit``). Over
-    a limit, the password is not even checked."""
+    """Django's log-in. Its limits on failed attempts (issue 27, finding 10) are those of
+    every way to log in, kept by the authentication backend (``registry.logins``); here a
+    refused attempt is answered 429 with Retry-After, the form saying when to try again."""
 
-    def post(self, request, *args, **kwargs):
-        self.address = clientaddr.limit_key(clientaddr.of_request(request))
-        self.account = str(request.POST.get("username", ""))[:150].strip().lower()
-        refusal = LOGIN_ADDRESS.over(self.address) or (
-            LOGIN_ACCOUNT.over(self.account) if self.account else None)
-        if refusal is not None:
-            context = self.get_context_data(form=self.form_class(request))
-            return _refused(request, self.template_name, context, refusal, "failed log-ins")
-        return super().post(request, *args, **kwargs)
+    authentication_form = LoginForm
 
     def form_invalid(self, form):
-        LOGIN_ADDRESS.hit(self.address)
-        if self.account:
-            LOGIN_ACCOUNT.hit(self.account)
-        return super().form_invalid(form)
+        response = super().form_invalid(form)
+        refusal = logins.refusal_of(self.request)
+        if refusal is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(refusal.retry_after)
+        return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -68,7 +61,7 @@ def signup(request):
             return _refused(request, "registration/signup.html", {"form": form}, refusal,
                             "new accounts from your address")
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="registry.logins.LimitedModelBackend")
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 

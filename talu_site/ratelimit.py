@@ -21,6 +21,7 @@ Use::
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import time
@@ -48,9 +49,17 @@ DEFAULTS = {
     "challenge_address": "60/10minute",
     # websocket handshakes from one address (a game's end opens four of a player's)
     "ws_connect": "600/minute",
+    # messages on one game socket, and its resyncs (hello/sync; one from far back costs 5):
+    # per socket in its server process, a bucket of n refilled at n per period, not a
+    # window in the cache (play/live/budget.py, issue 41)
+    "ws_message": "100/10second",
+    "ws_sync": "20/10second",
     # pool joins of one player (the pool, issue 23), and of all players from one address
     "pool_join": "30/minute",
     "pool_join_address": "120/minute",
+    # pool leaves of one player (issue 41): a budget of their own, not the joins', so a
+    # player who used up their joins can still leave (else the waves pair them in absence)
+    "pool_leave": "30/minute",
     # games against the computer one player starts (at most TALU_MAX_COMPUTER_GAMES at once)
     "computer_game": "20/10minute",
 }
@@ -89,6 +98,45 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Taken:
+    """One attempt counted by :meth:`Limit.take`: its refusal when over the rate, the count it
+    made and the counter it went to (so that it can be given back to that same window)."""
+
+    refusal: Refusal | None
+    count: int = 0
+    rate: Rate | None = None
+    name: str | None = None
+
+
+def count(name: str, timeout: int) -> int:
+    """Add one to the cache's counter ``name`` (made with ``timeout`` seconds to live if
+    there is none), atomically (Redis's INCR); the count it made."""
+    from django.core.cache import cache  # not at import: the settings import this module
+
+    cache.add(name, 0, timeout=timeout)
+    try:
+        return cache.incr(name)
+    except ValueError:  # expired between add and incr: this is the first
+        cache.add(name, 1, timeout=timeout)
+        return 1
+
+
+def uncount(name: str) -> None:
+    """Take one from the counter ``name`` again (nothing if it is gone)."""
+    from django.core.cache import cache
+
+    with contextlib.suppress(ValueError):
+        cache.decr(name)
+
+
+def ident(key: str) -> str:
+    """``key`` as a cache key's part. Hashed: an account name may hold anything a form lets
+    through, and a cache key must be short and plain (Django warns of control characters,
+    memcached refuses them)."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
 class Limit:
     name: str
 
@@ -98,26 +146,29 @@ class Limit:
     def _key(self, key: str, rate: Rate, now: float) -> tuple[str, int]:
         window = int(now // rate.seconds)
         retry = int((window + 1) * rate.seconds - now) + 1
-        # Hashed: an account name may hold anything a form lets through, and a cache key must
-        # be short and plain (Django warns of control characters, memcached refuses them).
-        ident = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        return f"{PREFIX}:{self.name}:{window}:{ident}", retry
+        return f"{PREFIX}:{self.name}:{window}:{ident(key)}", retry
 
     def hit(self, key: str) -> Refusal | None:
         """Count one attempt of ``key``; a :class:`Refusal` when it is over the rate."""
+        return self.take(key).refusal
+
+    def take(self, key: str) -> Taken:
+        """Count one attempt of ``key`` as :meth:`hit` does, before the attempt is decided,
+        so that attempts at the same moment cannot all find room; one that turns out not to
+        count (a right password, an attempt refused elsewhere) goes back with
+        :meth:`give_back`."""
         rate = self.rate()
         if rate is None:
-            return None
-        from django.core.cache import cache  # not at import: the settings import this module
-
+            return Taken(None)
         name, retry = self._key(key, rate, time.time())
-        cache.add(name, 0, timeout=rate.seconds + 1)
-        try:
-            count = cache.incr(name)
-        except ValueError:  # expired between add and incr: this is the window's first
-            cache.add(name, 1, timeout=rate.seconds + 1)
-            count = 1
-        return Refusal(retry) if count > rate.count else None
+        made = count(name, rate.seconds + 1)
+        return Taken(Refusal(retry) if made > rate.count else None, made, rate, name)
+
+    @staticmethod
+    def give_back(taken: Taken) -> None:
+        """Uncount an attempt :meth:`take` counted, in the window it was counted in."""
+        if taken.name is not None:
+            uncount(taken.name)
 
     def over(self, key: str) -> Refusal | None:
         """Whether ``key`` is already over the rate, without counting an attempt."""

@@ -189,6 +189,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every password (the log-in form, the admin's, the API's HTTP Basic) is checked by the first,
+# under the log-in limits (issue 41). The second checks none (the first never passes on a
+# failed attempt): it is listed so that sessions made before keep their user.
+AUTHENTICATION_BACKENDS = [
+    "registry.logins.LimitedModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -265,7 +272,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "registry.api.auth.BodyTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "registry.api.auth.LimitedBasicAuthentication",  # under the log-in limits
     ],
     "DEFAULT_PERMISSION_CLASSES": ["registry.api.permissions.ReadOrWriter"],
     "DEFAULT_PAGINATION_CLASS": "registry.api.pagination.Pagination",
