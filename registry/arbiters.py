@@ -1,8 +1,10 @@
 """Arbiters (R39): who is appointed, who may act as arbiter on a game, and the audit trail.
 
 An affiliated body appoints site accounts as arbiters of its events (``registry.events``:
-the event's arbiters act on every game of the event) or of one game; site staff may arbitrate
-any game outside an event. Players of a game never arbitrate it, spectators never can (R39).
+the event's arbiters act on every game of the event) or of one game outside any event (an
+event's games are its arbiters' alone: an appointment for one of them is refused, and one
+made before that rule counts for nothing); site staff may arbitrate any game outside an event.
+Players of a game never arbitrate it, spectators never can (R39).
 Appointing and removing are audited, and so is every action an arbiter takes (``acted``),
 with the arbiter's name. The actions
 themselves are commands on the one command path (``play.commands.arbiter``); this module only
@@ -49,6 +51,9 @@ def appoint(game: RegistryGame, arbiter, *, by_user=None, by_body=None,
     """Appoint ``arbiter`` (an account) for ``game`` on behalf of the game's body; audited."""
     if not getattr(arbiter, "is_active", False):
         raise ArbiterError("that account cannot be appointed (inactive)")
+    if game.live_id is not None and _event_of(game.live_id) is not None:
+        raise ArbiterError("this game is a game of an event: its arbiters are the event's "
+                           "(R39), named on the event, not appointed for one game", 409)
     if _plays(game, arbiter):
         raise ArbiterError(f"{arbiter.get_username()} plays this game: a player never "
                            "arbitrates their own game (R39)")
@@ -90,28 +95,28 @@ def arbiters_of(game: RegistryGame) -> list[ArbiterAppointment]:
 
 def may_arbitrate(live_game: Any, user) -> bool:
     """R39: whether ``user`` may act as arbiter on ``live_game`` (a ``play.Game``): an arbiter
-    of the game's event, or appointed for the game by its body, or site staff for a game
-    outside any event; never one of its players, never anyone else."""
+    of the game's event (and nobody else on an event's game: not staff, not an appointment
+    for the one game), or for a game outside any event site staff or an arbiter appointed
+    for the game by its body; never one of its players, never anyone else."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if user.pk in (live_game.player_i_id, live_game.player_o_id):
         return False
-    event = _event_of(live_game)
-    if event is not None and get_user_model().objects.filter(pk=user.pk,
-                                                              arbiter_of=event).exists():
-        return True
-    if user.is_staff and event is None:
+    event = _event_of(live_game.pk)
+    if event is not None:
+        return get_user_model().objects.filter(pk=user.pk, arbiter_of=event).exists()
+    if user.is_staff:
         return True
     return ArbiterAppointment.objects.filter(
         game__live_id=live_game.pk, user=user, removed=None,
         body_id=_body_of(live_game)).exists()
 
 
-def _event_of(live_game: Any) -> int | None:
-    """The id of the event whose round holds ``live_game`` (R41), or None: a game outside
-    any event. Read through the pairing's relation, so this module needs nothing of the
-    events app but its table."""
-    return (Game.objects.filter(pk=live_game.pk)
+def _event_of(live_id: int) -> int | None:
+    """The id of the event whose round holds the live game ``live_id`` (R41), or None: a
+    game outside any event. Read through the pairing's relation, so this module needs nothing
+    of the events app but its table."""
+    return (Game.objects.filter(pk=live_id)
             .values_list("event_pairing__round__event", flat=True).first())
 
 
@@ -122,9 +127,9 @@ def appointed_by(live_game: Any, user, body: AffiliatedBody) -> bool:
     if user is None or not user.is_active or \
             user.pk in (live_game.player_i_id, live_game.player_o_id):
         return False
-    if Game.objects.filter(pk=live_game.pk, event_pairing__round__event__arbiters=user,
-                           event_pairing__round__event__body=body).exists():
-        return True
+    if _event_of(live_game.pk) is not None:  # R39: an event's games are its arbiters'
+        return Game.objects.filter(pk=live_game.pk, event_pairing__round__event__arbiters=user,
+                                   event_pairing__round__event__body=body).exists()
     return ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
                                              removed=None, body=body,
                                              game__body=body).exists()
@@ -137,13 +142,15 @@ def _body_of(live_game: Any) -> Any:
 
 def arbitrated_games(user) -> QuerySet:
     """The live games ``user`` may arbitrate (``may_arbitrate``): those of the events they
-    arbitrate, those a body appointed them for, and for staff every game outside an event;
-    never their own. The caller orders them (the console: the events' games first)."""
+    arbitrate, those outside any event a body appointed them for, and for staff every game
+    outside an event; never their own. The caller orders them (the console: the events'
+    games first)."""
     live = Game.objects.filter(status=Game.LIVE)
     if user is None or not getattr(user, "is_authenticated", False):
         return live.none()
     mine = live.exclude(player_i=user).exclude(player_o=user)
     allowed = Q(event_pairing__round__event__arbiters=user) | Q(
+        event_pairing__isnull=True,
         pk__in=ArbiterAppointment.objects.filter(user=user, removed=None)
         .values("game__live_id"))
     if user.is_staff:

@@ -418,10 +418,10 @@ class PhaseRatingChange(models.Model):
 class ArbiterAppointment(models.Model):
     """R39: a person (a site account) appointed by an affiliated body to arbitrate.
 
-    The scope is one game (``game``, the registry's entry of a live or archived game, whose
-    ``body`` must be the appointing body); an event's arbiters (issue 21) will be appointments
-    of the same kind pointing at the event instead, so who may arbitrate a game stays one
-    question (``registry.arbiters.may_arbitrate``). An appointment is never deleted: removal
+    The scope is one game outside any event (``game``, the registry's entry of a live or
+    archived game, whose ``body`` must be the appointing body); an event's games are its
+    arbiters' (``Event.arbiters``) alone, and who may arbitrate a game stays one question
+    (``registry.arbiters.may_arbitrate``, issue 41). An appointment is never deleted: removal
     sets ``removed``, so who could act when stays known; both are in the audit trail.
     """
 

@@ -2,7 +2,8 @@
 
 * ``GET /games/<id>/arbiters/``: the game's arbiters (public, like the game).
 * ``POST /games/<id>/arbiters/``: appoint an account (the game's body: its token, a registrar
-  login; or staff), audited. ``DELETE /games/<id>/arbiters/<username>/``: remove, audited.
+  login; or staff), audited; 409 for a game of an event, whose arbiters are the event's
+  (R39). ``DELETE /games/<id>/arbiters/<username>/``: remove, audited.
 * ``POST /games/<id>/arbiter/``: an action of the arbiter logged in (session or basic auth),
   or sent with the game's body token for an arbiter that body appointed (``arbiter``: the
   account; an arbiter is a person, R39, and the record names them): ``warn``,
@@ -120,7 +121,8 @@ class GameArbiters(APIView):
         game = _archived(game_id)
         return Response(AppointmentSerializer(arbiters.arbiters_of(game), many=True).data)
 
-    @extend_schema(summary="Appoint an arbiter for the game (its body, registrar or staff)",
+    @extend_schema(summary="Appoint an arbiter for a game outside any event (its body, "
+                           "registrar or staff; an event's games are its arbiters', R39)",
                    request=AppointSerializer,
                    responses={201: AppointmentSerializer, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, game_id):

@@ -19,6 +19,7 @@ from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
 from registry.events import schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
+from registry.events.pairing import trf
 from registry.events.pairing.model import GAME_RESULTS
 from registry.models import AffiliatedBody
 
@@ -52,7 +53,18 @@ class ReadOrSignedIn(permissions.BasePermission):
 
 
 class EventView(APIView):
+    """Every write of the events API (and its Hettlandic part) takes a JSON object (or a
+    form, or no body): one rule, checked here after the permissions, so a list, a string, a
+    number or null is a 400 in words and never read as an empty body (a list to the pairing
+    endpoint paired the next round, issue 41). ``body_fields`` names what the body holds."""
+
     permission_classes = [ReadOrSignedIn]
+    body_fields = "{} or nothing: this action takes no fields"
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method not in permissions.SAFE_METHODS:
+            _object(request, self.body_fields)
 
 
 def cached_json(event: Event, part: str, build) -> HttpResponse:
@@ -72,6 +84,15 @@ def _user(request):
     return request.user if request.user and request.user.is_authenticated else None
 
 
+def _object(request, fields: str) -> dict:
+    """The request's body as a JSON object (or a form; no body is an empty one): a list, a
+    string, a number or null is refused in words, not read as an empty body (a list on the
+    entries endpoint was "enter me", issue 41). ``EventView`` asks it of every write."""
+    if not isinstance(request.data, dict):
+        raise Invalid(f"the body is a JSON object: {fields}")
+    return request.data
+
+
 class SettingsSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     variant = serializers.CharField(max_length=16, required=False)
@@ -79,7 +100,7 @@ class SettingsSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False)
     scoring_model = serializers.ChoiceField([c for c, _ in MODELS], required=False)
     system = serializers.ChoiceField([c for c, _ in SYSTEMS], required=False)
-    rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    rounds = serializers.IntegerField(min_value=0, max_value=trf.MAX_ROUNDS, required=False)
     auto_arbiter = serializers.ChoiceField([c for c, _ in POLICIES], required=False)
     venue = serializers.ChoiceField([c for c, _ in VENUES], required=False)
     min_rating = serializers.IntegerField(min_value=0, max_value=10**6, required=False,
@@ -155,6 +176,8 @@ EVENT_LIST = inline_serializer("EventList", {
 
 
 class EventList(EventView):
+    body_fields = "body (the registrar id), name and the event's settings"
+
     @extend_schema(summary="Events, newest first", operation_id="events_list",
                    responses={200: EVENT_LIST})
     def get(self, request):
@@ -178,6 +201,8 @@ class EventList(EventView):
 
 
 class EventDetail(EventView):
+    body_fields = "the settings to change, and arbiters"
+
     @extend_schema(summary="An event: settings, players, rounds with pairings and results",
                    responses={200: EVENT})
     def get(self, request, event_id: int):
@@ -185,7 +210,8 @@ class EventDetail(EventView):
         return cached_json(event, "detail", lambda: event_json(event))
 
     @extend_schema(summary="Change settings (an arbiter, before round 1) or the arbiters",
-                   request=SettingsSerializer, responses={200: EVENT, 403: ERROR, 409: ERROR})
+                   request=SettingsSerializer,
+                   responses={200: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
     def patch(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
         data = SettingsSerializer(data=request.data, partial=True)
@@ -202,6 +228,8 @@ class EventDetail(EventView):
 
 
 class EntryCreate(EventView):
+    body_fields = "empty to enter yourself; or player_id, or name and rating"
+
     @extend_schema(
         summary="Enter the event: yourself (no body), or as its arbiter a player by id or an "
                 "over-the-board guest by name and rating",
@@ -209,10 +237,10 @@ class EntryCreate(EventView):
             "player_id": serializers.CharField(required=False),
             "name": serializers.CharField(required=False),
             "rating": serializers.IntegerField(required=False)}),
-        responses={201: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+        responses={201: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         try:
             if not data:
                 entry = services.register(_user(request), event)
@@ -230,7 +258,7 @@ class EntryCreate(EventView):
 
 class EntryWithdraw(EventView):
     @extend_schema(summary="Withdraw (the player, or an arbiter)", request=None,
-                   responses={200: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+                   responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, key: str):
         event = get_object_or_404(Event, pk=event_id)
         entry = get_object_or_404(Entry, event=event, key=key)
@@ -244,16 +272,18 @@ class EntryWithdraw(EventView):
 
 
 class RoundPair(EventView):
+    body_fields = "force (true or false) and absent (player keys to H or Z), or nothing"
+
     @extend_schema(
         summary="Pair the next round (an arbiter)",
         request=inline_serializer("PairIn", {
             "force": serializers.BooleanField(required=False),
             "absent": serializers.DictField(child=serializers.ChoiceField(["H", "Z"]),
                                             required=False)}),
-        responses={201: EVENT, 403: ERROR, 409: ERROR})
+        responses={201: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         force, absent = data.get("force", False), data.get("absent") or {}
         if not isinstance(force, bool) or not isinstance(absent, dict):
             raise Invalid("force is true or false; absent maps player keys to H or Z")
@@ -266,7 +296,7 @@ class RoundPair(EventView):
 
 class RoundStart(EventView):
     @extend_schema(summary="Start a paired round: online, its games are created",
-                   request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
+                   request=None, responses={200: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, number: int):
         event = get_object_or_404(Event, pk=event_id)
         try:
@@ -283,6 +313,8 @@ class ScheduleSerializer(serializers.Serializer):
 
 
 class RoundSchedule(EventView):
+    body_fields = "at (an ISO 8601 time, or null)"
+
     @extend_schema(
         summary="Give a paired round its start time (an arbiter): the worker starts it then, "
                 "as the start button does (R41)",
@@ -299,6 +331,8 @@ class RoundSchedule(EventView):
 
 
 class RoundResult(EventView):
+    body_fields = "pairing and result (or game_id), and a note"
+
     @extend_schema(
         summary="Enter, correct or decide a result of the round (an arbiter); or give the "
                 "registry game (`game_id`) whose submitted records are this board's",
@@ -310,7 +344,7 @@ class RoundResult(EventView):
         responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int, number: int):
         event = get_object_or_404(Event, pk=event_id)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         pairing = data.get("pairing")
         try:
             if data.get("game_id"):
@@ -327,7 +361,7 @@ class RoundResult(EventView):
 
 class EventClose(EventView):
     @extend_schema(summary="Close the event: its results are final (an arbiter)",
-                   request=None, responses={200: EVENT, 403: ERROR, 409: ERROR})
+                   request=None, responses={200: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
         try:
@@ -366,21 +400,26 @@ class EventTRF(EventView):
 
 
 class EventImport(EventView):
+    body_fields = "body (the registrar id), trf (the file's text) and name"
+
     @extend_schema(
-        summary="Import a tournament started elsewhere from its TRF (a registrar of the body)",
+        summary="Import a tournament started elsewhere from its TRF (a registrar of the body; "
+                f"at most {trf.MAX_PLAYERS:,} players, {trf.MAX_ROUNDS} rounds, "
+                f"{trf.MAX_PLAYER_ROUNDS:,} rounds of players, {trf.MAX_CHARS:,} characters: "
+                "docs/events.md)",
         request=inline_serializer("ImportIn", {"body": serializers.CharField(),
                                                "trf": serializers.CharField(),
                                                "name": serializers.CharField(required=False)}),
-        responses={201: EVENT, 400: ERROR, 403: ERROR})
+        responses={201: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request):
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         body = AffiliatedBody.objects.filter(registrar_id=str(data.get("body", ""))).first()
         if body is None:
             raise exceptions.ValidationError({"body": ["no such affiliated body"]})
         text = data.get("trf")
-        if not isinstance(text, str) or len(text) > 2_000_000:
-            raise exceptions.ValidationError({"trf": ["the TRF text (at most 2 MB)"]})
-        try:
+        if not isinstance(text, str):
+            raise exceptions.ValidationError({"trf": ["the TRF file's text"]})
+        try:  # the registrar first, then the file's size, then its contents (the service)
             event = services.import_trf(_user(request), body, text,
                                         name=str(data.get("name", "") or ""))
         except services.EventError as exc:

@@ -34,7 +34,8 @@ class HettlandicDetail(EventView):
 class ClosePhaseOne(EventView):
     @extend_schema(summary="Close phase 1: ratings move by the final coefficients (R45), "
                            "the co-champions are named (R44) (an arbiter)",
-                   request=None, responses={200: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+                   request=None,
+                   responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = _event(event_id)
         try:
@@ -45,12 +46,14 @@ class ClosePhaseOne(EventView):
 
 
 class Answer(EventView):
+    body_fields = "accept (true or false)"
+
     @extend_schema(summary="A co-champion accepts or declines phase 2 (R46)",
                    request=inline_serializer("AnswerIn", {"accept": serializers.BooleanField()}),
                    responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = _event(event_id)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         try:
             champion = hettlandic_medals.answer(_user(request), event, data.get("accept"))
         except services.EventError as exc:
@@ -59,14 +62,16 @@ class Answer(EventView):
 
 
 class StartPhaseTwo(EventView):
+    body_fields = "force (true or false), or nothing"
+
     @extend_schema(summary="Start phase 2 among the co-champions who accepted (an arbiter); "
                            "`force`: those who have not answered decline",
                    request=inline_serializer("PhaseTwoIn", {
                        "force": serializers.BooleanField(required=False)}),
-                   responses={201: OpenApiTypes.OBJECT, 403: ERROR, 409: ERROR})
+                   responses={201: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = _event(event_id)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: EventView
         force = data.get("force", False)
         if not isinstance(force, bool):
             raise Invalid("force is true or false")

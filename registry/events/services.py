@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from play.games import clock
 from play.games.registry import VARIANT_NAMES
+from play.games.text import TextError, clean_name, problem
 from registry.events import hettlandic, state
 from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
     EventError,
@@ -36,7 +37,6 @@ from registry.events.pairing.model import (
 from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
-from talu_site.text import TextError, clean_name, problem
 
 
 def can_create(user, body: AffiliatedBody) -> bool:
@@ -73,17 +73,20 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
             check_scoring_model(body.stratum, values["scoring_model"])
         except Exception as exc:  # ValidationError: its words
             raise EventError(f"{'; '.join(getattr(exc, 'messages', [str(exc)]))}") from None
-    for name in ("rounds", "min_rating", "min_stratum"):
+    # rounds: the API's limit and a TRF's (trf.MAX_ROUNDS); more was PostgreSQL's "smallint
+    # out of range" (a 500) from the page's form (issue 41)
+    for name, high in (("rounds", trf.MAX_ROUNDS), ("min_rating", 10**6), ("min_stratum", 3)):
         value = values.get(name)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                  or value < 0 or value > 10**6):
-            raise EventError(f"{name} must be a whole number, not {value!r}")
+                                  or value < 0 or value > high):
+            raise EventError(f"{name} must be a whole number from 0 to {high}, not "
+                             f"{str(value)[:20]!r}")
     if values.get("min_stratum") is not None and values["min_stratum"] not in (1, 2, 3):
         raise EventError("min_stratum is 1, 2 or 3")
 
 
 def _name(value, what: str) -> str:
-    """A name as every name is checked and stored (``talu_site.text``, issue 27): one line,
+    """A name as every name is checked and stored (``play.games.text``, issue 27): one line,
     normalised, no bidirectional control, at most the 200 characters the column holds (more
     was a PostgreSQL ``DataError``, a 500)."""
     try:
@@ -132,6 +135,10 @@ def set_arbiters(user, event: Event, users) -> None:
     _manage(user, event)
     if not users:
         raise EventError("an event needs at least one arbiter")
+    playing = event.entries.filter(player__user__in=users).first()
+    if playing is not None:
+        raise EventError(f"{playing.name} plays in this event: an event's players do not "
+                         "arbitrate it (R39)", "conflict")
     event.arbiters.set(users)
     touch(event.pk)
 
@@ -150,6 +157,14 @@ def _late_byes(event: Event, entry: Entry) -> None:
                                decided_by="system", note="late entry")
 
 
+def _not_an_arbiter(event: Event, player, who: str) -> None:
+    """R39: an event's arbiters arbitrate its games, its players never do; so an arbiter does
+    not play in their own event (entered, they would arbitrate their opponents' games)."""
+    if player is not None and event.arbiters.filter(pk=player.user_id).exists():
+        raise EventError(f"{who} an arbiter of this event: an arbiter does not play in the "
+                         "event they arbitrate (R39)", "conflict")
+
+
 def _open_for_entries(event: Event) -> int:
     if event.status == Event.CLOSED:
         raise EventError("the event is closed", "conflict")
@@ -162,6 +177,12 @@ def _open_for_entries(event: Event) -> int:
                          "conflict")
     if paired and event.system == SWISS and paired >= event.rounds:
         raise EventError("every round is paired: too late to enter", "conflict")
+    # An event built on the site holds what an imported one may (issue 41): its rows, its
+    # pairing and its pages cost what docs/events.md measured at trf.MAX_PLAYERS; past it, a
+    # self-entry or a guest was one more row each, without end. Read at call time (tests).
+    if event.entries.count() >= trf.MAX_PLAYERS:
+        raise EventError(f"the event is full: an event holds at most {trf.MAX_PLAYERS:,} "
+                         "players", "conflict")
     return paired
 
 
@@ -175,6 +196,7 @@ def register(user, event: Event) -> Entry:
         paired = _open_for_entries(event)
         if event.entries.filter(key=player.player_id).exists():
             raise EventError("you are already entered", "conflict")
+        _not_an_arbiter(event, player, "you are")
         check_conditions(event, player, "yours is")
         entry = Entry.objects.create(event=event, player=player, key=player.player_id,
                                      name=user.get_username(), rating=player.rating,
@@ -212,6 +234,7 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
         paired = _open_for_entries(event)
         if event.entries.filter(key=key).exists():
             raise EventError(f"{name} is already entered", "conflict")
+        _not_an_arbiter(event, player, f"{name} is")
         hettlandic.check_entry(event, player)  # registered players meeting the conditions
         entry = Entry.objects.create(event=event, player=player, key=key, name=name[:200],
                                      rating=rating, joined_round=paired + 1)
@@ -496,39 +519,60 @@ def export_trf(event: Event) -> str:
 
 def import_trf(user, body: AffiliatedBody, text: str, **values) -> Event:
     """A tournament started elsewhere: its players (linked to registered players by id when
-    the TRF's ``TLP`` lines name them), rounds, pairings and results. Over the board."""
+    the TRF's ``TLP`` lines name them), rounds, pairings and results. Over the board.
+
+    The registrar is checked before a byte of the file is read (parsing a large file costs a
+    second of CPU: anyone could have it done before their 403, issue 41); the file is checked
+    whole by ``trf.parse`` (ranges, caps, duplicates) before anything is written, and its rows
+    are written in a few statements, so the largest file the caps let in holds the database's
+    write lock (SQLite's only one) for a moment, not for minutes."""
+    if not can_create(user, body):
+        raise EventError("only a registrar of the body (or staff) imports its events",
+                         "forbidden")
+    if not isinstance(text, str) or len(text) > trf.MAX_CHARS:
+        raise EventError(f"the TRF file is too large: at most {trf.MAX_CHARS:,} characters "
+                         f"({trf.MAX_PLAYERS} players, {trf.MAX_ROUNDS} rounds)")
+    if (reason := problem(text, multiline=True)) is not None:
+        raise EventError(f"the TRF file {reason}")
     try:
         t = trf.parse(text)
     except trf.TRFError as exc:
         raise EventError(f"the TRF file has an error: {exc}") from None
-    if (reason := problem(text, multiline=True)) is not None:
-        raise EventError(f"the TRF file {reason}")
     name = values.pop("name", "") or next(
         (ln[4:].strip() for ln in text.splitlines() if ln.startswith("012")), "") or "Imported"
     values.setdefault("system", t.system if t.system != "hettlandic" else SWISS)
     values.setdefault("rounds", t.total_rounds or len(t.rounds))
     values.setdefault("venue", "board")
+    names = {e.key: _name(e.name or e.key, f"the name of player {e.key}") for e in t.entrants}
+    players = {p.player_id: p for p in Player.objects.filter(
+        player_id__in=[e.key for e in t.entrants])}
+    for player in players.values():
+        if player.user_id == user.pk:
+            raise EventError(f"player {player.player_id} of the TRF is you, and you would be "
+                             "its arbiter: an arbiter does not play in the event they "
+                             "arbitrate (R39)", "conflict")
     with transaction.atomic():
         event = create_event(user, body, name=name, **values)
-        players = {p.player_id: p for p in Player.objects.filter(
-            player_id__in=[e.key for e in t.entrants])}
-        entries = {}
-        for e in t.entrants:
-            entries[e.key] = Entry.objects.create(
-                event=event, player=players.get(e.key), key=e.key,
-                name=_name(e.name or e.key, f"the name of player {e.key}"),
-                rating=e.rating, joined_round=e.joined_round, withdrawn_after=e.withdrawn_after)
-        for core_round in t.rounds:
-            rnd = Round.objects.create(event=event, number=core_round.number,
-                                       state=Round.STARTED)
-            for g in core_round.games:
-                Pairing.objects.create(round=rnd, board=g.board, white=entries[g.white],
-                                       black=entries[g.black], result=g.result or "",
-                                       decided_by="arbiter" if g.result else "")
-            for b in core_round.byes:
-                Pairing.objects.create(round=rnd, white=entries[b.player], bye=b.kind,
-                                       decided_by="system")
+        entries = {e.key: e for e in Entry.objects.bulk_create([
+            Entry(event=event, player=players.get(e.key), key=e.key, name=names[e.key],
+                  rating=e.rating, joined_round=e.joined_round,
+                  withdrawn_after=e.withdrawn_after) for e in t.entrants])}
+        rounds = Round.objects.bulk_create([
+            Round(event=event, number=r.number, state=Round.STARTED) for r in t.rounds])
+        Pairing.objects.bulk_create([
+            pairing for rnd, core_round in zip(rounds, t.rounds, strict=True)
+            for pairing in _imported_pairings(rnd, core_round, entries)], batch_size=2000)
         event.initial_colour = t.initial_colour
         event.status = Event.RUNNING if t.rounds else Event.ANNOUNCED
         event.save(update_fields=["initial_colour", "status"])
     return event
+
+
+def _imported_pairings(rnd: Round, core_round, entries: dict) -> list[Pairing]:
+    """The rows of an imported round: its boards (results entered by the arbiter elsewhere)
+    and its byes."""
+    return ([Pairing(round=rnd, board=g.board, white=entries[g.white],
+                     black=entries[g.black], result=g.result or "",
+                     decided_by="arbiter" if g.result else "") for g in core_round.games]
+            + [Pairing(round=rnd, white=entries[b.player], bye=b.kind, decided_by="system")
+               for b in core_round.byes])

@@ -1,5 +1,5 @@
 """The events' ways in check their strings as every external string is checked (issue 27,
-beyond the findings; ``talu_site.text``): an event's name and a guest's name are names (one
+beyond the findings; ``play.games.text``): an event's name and a guest's name are names (one
 line, no bidirectional control, at most 200 characters, normalised), and a player id, a body's
 registrar id or a name holding a NUL is a clear 400 or a message on the page, never the
 PostgreSQL ``DataError`` of a 500 (this module runs again on PostgreSQL: the services lane of
@@ -149,3 +149,22 @@ def test_a_result_naming_no_board_is_a_clear_refusal(event, registrar, data, no_
                                 format="json")
     assert 400 <= r.status_code < 500, r.content
     assert sorted(Pairing.objects.values_list("pk", "result")) == before
+
+
+@pytest.mark.parametrize("rounds", ["40000", "-5", "100", "99999999999"])
+def test_the_event_forms_refuse_rounds_out_of_range_in_words(client, registrar, event, rounds,
+                                                             no_error_logs):
+    """Issue 41: the API took 0-99 rounds but the page's forms took any number, and more than
+    a smallint was PostgreSQL's DataError (a 500). Both forms now answer in words."""
+    body, user = registrar
+    client.force_login(user)
+    r = client.post("/events/new/", {"body": body.registrar_id, "name": "Marathon",
+                                     "system": "swiss", "rounds": rounds}, follow=True)
+    assert r.status_code == 200
+    assert "rounds must be a whole number from 0 to 99" in r.content.decode()
+    assert not Event.objects.filter(name="Marathon").exists()
+    r = client.post(f"/events/{event.pk}/act/", {"action": "settings", "name": "Board night",
+                                                 "rounds": rounds}, follow=True)
+    assert "rounds must be a whole number from 0 to 99" in r.content.decode()
+    event.refresh_from_db()
+    assert event.rounds == 3

@@ -99,6 +99,83 @@ def test_bad_trf_names_what_is_wrong(bad, words):
     assert words in str(err.value)
 
 
+def _player_line(n: int, opponent: int, colour: str, code: str, rounds: int = 1) -> str:
+    block = f"  {opponent:04d} {colour} {code}"
+    return (f"001 {n:4d}      {'P' + str(n):<33} 1500"[:52]).ljust(81) + "0.0    1" + \
+        block * rounds
+
+
+# Issue 41: each of the probe's files, and each range a column or a row holds. Each was a 500
+# on PostgreSQL (smallint and varchar(40) out of range, an IntegrityError) or hours of CPU.
+@pytest.mark.parametrize("bad, words", [
+    (GOOD + "XXR 40000\n", "line 4: XXR rounds 40000 is out of range: 1 to 99"),
+    (GOOD + "XXR -5\n", "line 4: XXR rounds -5 is out of range: 1 to 99"),
+    (GOOD + "XXR 0\n", "XXR rounds 0 is out of range"),
+    (GOOD + "XXR 99999999999999999999\n", "XXR rounds '99999999999999999999' is not a number"),
+    (GOOD + "XXR \u0661\n", "is not a number"),  # an Arabic-Indic digit: int() takes it
+    (GOOD + f"TLP 1 {'K' * 60} 1\n", "line 4: TLP player id 'KKKK"),
+    (GOOD + f"TLP 1 {'K' * 41} 1\n", "longer than 40 characters"),
+    (GOOD + "TLP 1 K1 70000\n", "line 4: TLP round 70000 is out of range: 1 to 99"),
+    (GOOD + "TLP 1 K1 -5\n", "line 4: TLP round -5 is out of range"),
+    (GOOD + "TLP 1 K1 1 40000\n", "TLP withdrawal round 40000 is out of range"),
+    (GOOD + "TLP 1 SAME 1\nTLP 2 SAME 1\n", "player id 'SAME' is named twice (pairing "
+                                              "numbers 1 and 2)"),
+    (GOOD + "TLP 1 TRF-0002 1\n", "player id 'TRF-0002' is named twice"),
+    (GOOD + "TLP 1 K1 1\nTLP 1 K2 1\n", "line 5: TLP names pairing number 1 twice"),
+    (GOOD + "TLP -1 K1 1\n", "TLP pairing number -1 is out of range"),
+    (GOOD.replace("001    2", "001    0"), "line 3: pairing number 0 is out of range"),
+    (GOOD.replace("001    2", "001   -2"), "line 3: pairing number -2 is out of range"),
+    (GOOD.replace("1800", "-180"), "line 2: rating -180 is out of range: 0 to 9999"),
+    (GOOD.replace("0002 w 1", "-002 w 1"), "line 2: round 1 opponent -2 is out of range"),
+    (GOOD.replace("0002 w 1", "0001 w 1"), "round 1: player 1 meets themselves"),
+    (GOOD + "XXR 1\n" + _player_line(3, 4, "w", "1", 2) + "\n" + _player_line(4, 3, "b", "0", 2)
+     + "\n", "XXR gives 1 rounds, but the player lines hold 2"),
+    ("012 Long\n" + _player_line(1, 2, "w", "1", 100) + "\n", "line 2: a player line (001) "
+                                                             "holds more than 99 rounds"),
+    ("012 Huge\n" + _player_line(1, 2, "w", "1", 190_000) + "\n",
+     "the file is too large: 1,900,"),
+])
+def test_a_trf_out_of_range_is_refused_in_words(bad, words):
+    with pytest.raises(trf.TRFError) as err:
+        trf.parse(bad)
+    assert words in str(err.value)
+
+
+def _paired(players: int, rounds: int) -> str:
+    """A file of ``players`` over ``rounds`` rounds: player n meets n + 1 (n odd), 1-0."""
+    lines = []
+    for n in range(1, players + 1):
+        opp = n + 1 if n % 2 else n - 1
+        lines.append(_player_line(n, opp, "w" if n % 2 else "b", "1" if n % 2 else "0",
+                                  rounds))
+    return "012 Big\n" + "\n".join(lines) + f"\nXXR {rounds}\n"
+
+
+def test_the_caps_on_players_and_rounds_of_players():
+    """At the caps a file is read; one player or one round of players more, it is refused
+    naming the cap, at the line that passes it (nothing more of the file is looked at)."""
+    most = trf.MAX_PLAYER_ROUNDS // trf.MAX_PLAYERS
+    assert len(trf.parse(_paired(trf.MAX_PLAYERS, most)).entrants) == trf.MAX_PLAYERS
+    with pytest.raises(trf.TRFError, match=f"line {trf.MAX_PLAYERS + 2}: more than "
+                                           f"{trf.MAX_PLAYERS} players"):
+        trf.parse(_paired(trf.MAX_PLAYERS + 2, 1))
+    with pytest.raises(trf.TRFError, match=f"more than {trf.MAX_PLAYER_ROUNDS:,} rounds of "
+                                           "players in all"):
+        trf.parse(_paired(trf.MAX_PLAYERS, most + 1))
+    assert len(trf.parse(_paired(2, trf.MAX_ROUNDS)).rounds) == trf.MAX_ROUNDS
+
+
+def test_the_largest_file_the_caps_allow_fits_in_the_size_cap():
+    """The size cap refuses no file the other caps accept: the largest such file (every
+    player's line full, a TLP line each with the longest id) is well under it."""
+    most = trf.MAX_PLAYER_ROUNDS // trf.MAX_PLAYERS
+    text = _paired(trf.MAX_PLAYERS, most) + "".join(
+        f"TLP {n} {'K' * (trf.MAX_KEY - 4)}{n:04d} 1 {most}\n"
+        for n in range(1, trf.MAX_PLAYERS + 1))
+    assert len(text) < 0.6 * trf.MAX_CHARS
+    assert len(trf.parse(text).rounds) == most
+
+
 def build(results: list[list[tuple[str, str, str]]], keys: str, byes=None) -> Tournament:
     t = Tournament([Entrant(k, rating=2000 - i) for i, k in enumerate(keys)],
                    total_rounds=len(results))

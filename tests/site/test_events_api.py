@@ -328,3 +328,130 @@ def test_submitted_records_are_matched_to_their_pairing(club, make_user):
     assert str(game.game_id) in r.json()["note"]
     second.refresh_from_db()
     assert second.result == ""
+
+
+# --- issue 41: an arbiter does not play in their event; a body is an object --------------------
+
+def test_an_arbiter_does_not_enter_their_own_event(club, make_user):
+    """R39: an event's arbiters arbitrate its games and its players never do; an arbiter who
+    entered their own event (themselves, or entered by a fellow arbiter) would arbitrate their
+    opponents' games. Refused in words, nothing written; nor is a player of the event made
+    one of its arbiters."""
+    arbiter, fellow = make_user("arbi"), make_user("fella")
+    event = new_event(club, arbiter, venue="online", arbiters=["arbi", "fella"])
+    before = snapshot(event)
+    r = api(arbiter).post(f"/api/v1/events/{event.pk}/entries/", {}, format="json")
+    assert r.status_code == 409, r.json()
+    assert "you are an arbiter of this event" in r.json()["detail"]
+    r = api(fellow).post(f"/api/v1/events/{event.pk}/entries/",
+                         {"player_id": player_of(arbiter).player_id}, format="json")
+    assert r.status_code == 409 and "an arbiter does not play" in r.json()["detail"]
+    assert snapshot(event) == before
+    # the page's button answers the same words
+    from django.test import Client
+
+    page = Client()
+    page.force_login(arbiter)
+    r = page.post(f"/events/{event.pk}/act/", {"action": "register"}, follow=True)
+    assert "an arbiter of this event" in r.content.decode()
+    assert snapshot(event) == before
+    # and a player of the event is not named its arbiter
+    player = make_user("pia")
+    assert api(player).post(f"/api/v1/events/{event.pk}/entries/", {},
+                            format="json").status_code == 201
+    r = api(arbiter).patch(f"/api/v1/events/{event.pk}/", {"arbiters": ["arbi", "pia"]},
+                           format="json")
+    assert r.status_code == 409 and "pia plays in this event" in r.json()["detail"]
+    assert sorted(event.arbiters.values_list("username", flat=True)) == ["arbi", "fella"]
+
+
+@pytest.mark.parametrize("body", ["[]", "[{}]", '["enter me"]', '"me"', "1", "null"])
+def test_an_entry_body_that_is_not_an_object_is_refused(club, make_user, body):
+    """A JSON list (or a string, a number, null) was read as an empty body: "enter me"."""
+    arbiter, someone = make_user("arbi"), make_user("sam")
+    event = new_event(club, arbiter, venue="online")
+    for user in (someone, arbiter):
+        r = api(user).post(f"/api/v1/events/{event.pk}/entries/", body,
+                           content_type="application/json")
+        assert r.status_code == 400, r.content
+        assert "JSON object" in r.json()["detail"]
+    assert not event.entries.exists()
+
+
+# Every write of the events API, as its arbiter, on an event whose round 1 is paired and
+# complete: an empty object would withdraw, pair round 2, start round 1, close the event.
+WRITES = {
+    "announce": ("post", "/api/v1/events/"),
+    "settings": ("patch", "EVENT/"),
+    "enter": ("post", "EVENT/entries/"),
+    "withdraw": ("post", "EVENT/entries/KEY/withdraw/"),
+    "pair": ("post", "EVENT/rounds/"),
+    "start": ("post", "EVENT/rounds/1/start/"),
+    "schedule": ("post", "EVENT/rounds/1/schedule/"),
+    "result": ("post", "EVENT/rounds/1/results/"),
+    "close": ("post", "EVENT/close/"),
+    "import": ("post", "/api/v1/events/import/"),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_every_write_refuses_a_body_that_is_not_an_object(club, make_user, write):
+    """Issue 41: the pairing, result and close endpoints read a list, a string, a number or
+    null as an empty object (a list paired the next round, or closed the event). Every write
+    now answers 400 in words, and nothing changes; no body at all is still an empty one."""
+    arbiter = make_user("arbi")
+    event = new_event(club, arbiter)
+    guests(event, arbiter, 4)
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
+                             format="json").status_code == 201
+    finish_round(event, arbiter, 1)
+    method, path = WRITES[write]
+    path = path.replace("EVENT", f"/api/v1/events/{event.pk}").replace(
+        "KEY", event.entries.first().key)
+
+    def state():
+        return (snapshot(event), Event.objects.count(),
+                list(event.event_rounds.values_list("number", "scheduled", "started")))
+
+    before = state()
+    for body in ("[]", '[{"force": true, "pairing": 1, "result": "1-0"}]', '"close"', "1",
+                 "true", "null"):
+        r = getattr(api(arbiter), method)(path, body, content_type="application/json")
+        assert r.status_code == 400, (body, r.content)
+        assert "JSON object" in r.json()["detail"], r.json()
+        assert state() == before
+    if write in ("withdraw", "start", "close"):  # no body is an empty object, as before
+        assert getattr(api(arbiter), method)(path).status_code == 200
+
+
+def test_an_event_built_on_the_site_holds_at_most_the_trf_cap_of_players(club, make_user):
+    """Issue 41: an imported event holds at most ``trf.MAX_PLAYERS`` players, but entries on
+    the site (a player entering themselves, an arbiter's guests and players) were never
+    limited. The same cap now holds: the next entry is refused in words, nothing written."""
+    arbiter, lena = make_user("arbi"), make_user("lena")
+    event = new_event(club, arbiter)
+    Entry.objects.bulk_create([Entry(event=event, key=f"BOARD-{i:05d}", name=f"Guest {i}",
+                                     rating=1000) for i in range(trf.MAX_PLAYERS - 1)])
+    entries = f"/api/v1/events/{event.pk}/entries/"
+    r = api(arbiter).post(entries, {"name": "Last place", "rating": 1200}, format="json")
+    assert r.status_code == 201, r.json()  # the cap itself is let in
+    before = snapshot(event)
+    full = f"at most {trf.MAX_PLAYERS:,} players"
+    for user, data in ((arbiter, {"name": "One too many", "rating": 1200}),
+                       (arbiter, {"player_id": player_of(lena).player_id}),
+                       (lena, {})):
+        r = api(user).post(entries, data, format="json")
+        assert r.status_code == 409, r.json()
+        assert "the event is full" in r.json()["detail"] and full in r.json()["detail"]
+    from django.test import Client
+
+    page = Client()
+    page.force_login(lena)
+    r = page.post(f"/events/{event.pk}/act/", {"action": "register"}, follow=True)
+    assert "the event is full" in r.content.decode()
+    assert snapshot(event) == before
+    # a withdrawal before round 1 frees its place
+    r = api(arbiter).post(f"{entries}BOARD-00000/withdraw/", format="json")
+    assert r.status_code == 200, r.json()
+    assert api(lena).post(entries, {}, format="json").status_code == 201
+    assert event.entries.count() == trf.MAX_PLAYERS

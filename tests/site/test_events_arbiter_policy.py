@@ -121,3 +121,46 @@ def test_only_the_events_arbiters_arbitrate_its_games(make_user):
     assert row["clock"] is None  # the event's games are untimed here
     assert set(row["absence"]) == {"I", "O"}
     assert list(arbiters.arbitrated_games(arbiter)) == [Game.objects.get(pk=game.pk)]
+
+
+def test_an_events_game_takes_no_arbiter_appointed_for_it_alone(make_user):
+    """Issue 41: staff appointed an account arbiter of one game of an event (201) and the
+    appointee adjourned it. R39: an event's games are its arbiters'. Appointing for one of
+    them is refused in words, by staff and by the body's token, and writes nothing; an
+    appointment made before that rule lets its holder do nothing (alone or through the body's
+    token); the event's arbiter still acts."""
+    from registry.models import ArbiterAppointment, AuditEntry, RegistryGame
+    from registry.tokens import issue_token
+
+    game, white, _black, arbiter = _event_game(make_user, "off")
+    staff = make_user("stella")
+    staff.is_staff = True
+    staff.save()
+    mole = make_user("mole")
+    archived = RegistryGame.objects.get(live=game)
+    token = APIClient()
+    token.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(archived.body, label='t')}")
+    before = (ArbiterAppointment.objects.count(), AuditEntry.objects.count())
+    for client in (_api(staff), token):
+        r = client.post(f"/api/v1/games/{game.uuid}/arbiters/",
+                        {"arbiter": "mole", "reason": "help out"}, format="json")
+        assert r.status_code == 409, r.json()
+        assert "its arbiters are the event's" in r.json()["detail"]
+    assert (ArbiterAppointment.objects.count(), AuditEntry.objects.count()) == before
+    assert _api(staff).get(f"/api/v1/games/{game.uuid}/arbiters/").json() == []
+
+    ArbiterAppointment.objects.create(body=archived.body, user=mole, game=archived)
+    _play(game, white, "A2-A3", "end")  # between turns: an adjournment could be made
+    version = Game.objects.get(pk=game.pk).version
+    adjourn = {"action": "adjourn", "reason": "tea break"}
+    r = _api(mole).post(f"/api/v1/games/{game.uuid}/arbiter/", adjourn, format="json")
+    assert r.status_code == 403, r.json()
+    r = token.post(f"/api/v1/games/{game.uuid}/arbiter/", {**adjourn, "arbiter": "mole"},
+                   format="json")
+    assert r.status_code == 403, r.json()
+    assert Game.objects.get(pk=game.pk).version == version
+    assert not arbiter_commands.may_arbitrate(game, mole)
+    assert str(game.uuid) not in _console(mole)
+    assert list(arbiters.arbitrated_games(mole)) == []
+    r = _api(arbiter).post(f"/api/v1/games/{game.uuid}/arbiter/", adjourn, format="json")
+    assert r.status_code == 200, r.json()

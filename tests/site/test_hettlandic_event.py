@@ -394,6 +394,28 @@ def test_phase_two_waits_for_every_answer(club, make_user):
 
 
 @pytest.mark.django_db
+def test_a_body_that_is_not_an_object_is_refused_and_changes_nothing(club, make_user):
+    """Issue 41: a list (or a string, a number, null) was read as an empty object, so a list
+    to the phase-2 endpoint started phase 2 without ``force``. Every Hettlandic write answers
+    400 in words, as the rest of the events API does, and nothing changes."""
+    event, arbiter, users = champions_of(club, make_user, 2)
+
+    def state():
+        return (Event.objects.count(), Hettlandic.objects.get(event=event).phase2_started,
+                list(CoChampion.objects.order_by("pk").values_list("answer", "answered")))
+
+    before = state()
+    for user, path in ((arbiter, "phase-2/"), (users[0], "answer/"),
+                       (arbiter, "close-phase-1/")):
+        for body in ("[]", '[{"accept": false, "force": true}]', '"yes"', "1", "null"):
+            r = api(user).post(f"/api/v1/events/{event.pk}/hettlandic/{path}", body,
+                               content_type="application/json")
+            assert r.status_code == 400, (path, body, r.content)
+            assert "JSON object" in r.json()["detail"]
+    assert state() == before
+
+
+@pytest.mark.django_db
 def test_phase_two_of_two_is_a_match_of_two_games_sides_swapped(club, make_user):
     event, arbiter, users = champions_of(club, make_user, 2)
     medals = play_medals(event, arbiter)

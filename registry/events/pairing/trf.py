@@ -8,10 +8,16 @@ null game is a draw ``=``. TRF(x) extensions: ``XXR`` the number of rounds, ``XX
 colour (``white1``/``black1``). Our own lines, which checkers skip: ``TLS`` the pairing system,
 and ``TLP`` per player (pairing number, player id, round joined, last round before
 withdrawal), so that an export read back is the same event.
+
+An imported file is checked whole before anything is written (issue 41): every number in the
+range its column and its row hold, every player id at most an entry's 40 characters and named
+once, and the file, its players and its rounds within the caps below. Each refusal names its
+line and what is wrong.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from registry.events.pairing.model import (
@@ -28,6 +34,26 @@ from registry.events.pairing.model import (
 
 SYSTEMS = ("swiss", "round_robin", "double_round_robin", "hettlandic")
 _GAME_OF_CODES = {codes: result for result, codes in SIDE_CODES.items()}
+
+# The caps of an imported file (issue 41). The site runs club events (R41): Swisses (R43) and
+# round robins (R42). The largest real Swiss events are opens of one or two thousand players
+# over 9 to 13 rounds (FIDE's World Rapid and Blitz: 13 and 21 rounds; online weekly opens,
+# about a thousand players over 11), and a round robin of 99 rounds is a double round robin of
+# 50 players, past any real one. So a file holds at most MAX_PLAYERS players, rounds 1 to
+# MAX_ROUNDS (the limit an event's settings have: ``registry/events/api.py``), and at most
+# MAX_PLAYER_ROUNDS rounds of players in all (a player's game or bye in a round: two thousand
+# players over 13 rounds), which is what an import's rows and the event page's standings cost;
+# what a file at those caps costs, imported and shown, is in docs/events.md. MAX_CHARS bounds
+# the text read at all: such a file's player lines (91 columns, then 10 a round) and TLP lines
+# are under 600,000 characters, the rest is room for the header lines other programs write.
+# MAX_PLAYERS caps the entries of an event built on the site too (``services``).
+MAX_PLAYERS = 2000
+MAX_ROUNDS = 99
+MAX_PLAYER_ROUNDS = 26_000
+MAX_CHARS = 1_000_000
+MAX_KEY = 40  # an entry's player id (``Entry.key``)
+_LINE_END = 91 + 10 * MAX_ROUNDS  # a player line's last column
+_WHOLE = re.compile(r"[+-]?[0-9]{1,7}")
 
 
 class TRFError(PairingError):
@@ -81,33 +107,46 @@ def export(t: Tournament, header: Header = Header(), ranks: dict[str, int] | Non
     return "\n".join(lines) + "\n"
 
 
-def _int(text: str, line: int, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise TRFError(line, f"{what} {text.strip()!r} is not a number") from None
+def _int(text: str, line: int, what: str, low: int = 0, high: int = 9999) -> int:
+    """A whole number of a column or a field, from ``low`` to ``high`` (what its column can
+    hold, or what the event's rows take); in words otherwise."""
+    text = text.strip()
+    if not _WHOLE.fullmatch(text):
+        raise TRFError(line, f"{what} {text[:20]!r} is not a number")
+    value = int(text)
+    if not low <= value <= high:
+        raise TRFError(line, f"{what} {value} is out of range: {low} to {high}")
+    return value
 
 
 def parse(text: str) -> Tournament:
     """Read a TRF written by us or by another program (players without a ``TLP`` line take
     ``TRF-<number>`` as their key). Every error names its line; nothing is half-read."""
+    if len(text) > MAX_CHARS:
+        raise TRFError(0, f"the file is too large: {len(text):,} characters, at most "
+                          f"{MAX_CHARS:,} ({MAX_PLAYERS} players, {MAX_ROUNDS} rounds)")
     if not text.strip():
         raise TRFError(0, "the file is empty")
     players: dict[int, tuple[str, int, list[tuple[int, str, str]]]] = {}
     extra: dict[int, tuple[str, int, int | None]] = {}
-    total_rounds, initial, system = 0, "white", SWISS
+    total_rounds, initial, system, cells = 0, "white", SWISS, 0
     for i, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         prefix = line[:3]
         if prefix == "001":
             if len(line) < 84:
                 raise TRFError(i, "a player line (001) is shorter than its 84 columns")
-            n = _int(line[4:8], i, "pairing number")
+            end = len(line.rstrip())
+            if end > _LINE_END:
+                raise TRFError(i, f"a player line (001) holds more than {MAX_ROUNDS} rounds")
+            n = _int(line[4:8], i, "pairing number", 1)
             if n in players:
                 raise TRFError(i, f"pairing number {n} appears twice")
+            if len(players) == MAX_PLAYERS:
+                raise TRFError(i, f"more than {MAX_PLAYERS} players")
             rating = _int(line[48:52], i, "rating") if line[48:52].strip() else 0
             games = []
-            for r, start in enumerate(range(91, len(line), 10), start=1):
+            for r, start in enumerate(range(91, end, 10), start=1):
                 block = line[start:start + 8].ljust(8)
                 if not block.strip():
                     continue
@@ -120,33 +159,61 @@ def parse(text: str) -> Tournament:
                 if (opp == 0) != (colour == "-") and code not in "+-":
                     raise TRFError(i, f"round {r}: an opponent needs a colour, a bye none")
                 games.append((r, f"{opp}{colour}", code))
+            cells += len(games)
+            if cells > MAX_PLAYER_ROUNDS:
+                raise TRFError(i, f"more than {MAX_PLAYER_ROUNDS:,} rounds of players in all "
+                                  "(a player's game or bye in a round)")
             players[n] = (line[14:47].strip(), rating, games)
         elif prefix == "XXR":
-            total_rounds = _int(line[3:].strip(), i, "XXR rounds")
+            total_rounds = _int(line[3:], i, "XXR rounds", 1, MAX_ROUNDS)
         elif prefix == "XXC":
             words = line[3:].split()
             initial = "black" if "black1" in words else "white"
         elif prefix == "TLS":
             system = line[3:].strip()
             if system not in SYSTEMS:
-                raise TRFError(i, f"unknown pairing system {system!r}")
+                raise TRFError(i, f"unknown pairing system {system[:40]!r}")
         elif prefix == "TLP":
-            parts = line[3:].split()
-            if len(parts) not in (3, 4):
-                raise TRFError(i, "TLP needs a pairing number, a player id and a round")
-            extra[_int(parts[0], i, "TLP pairing number")] = (
-                parts[1], _int(parts[2], i, "TLP round"),
-                _int(parts[3], i, "TLP withdrawal round") if len(parts) == 4 else None)
+            n, found = _tlp(line, i)
+            if n in extra:
+                raise TRFError(i, f"TLP names pairing number {n} twice")
+            extra[n] = found
     if not players:
         raise TRFError(0, "no player lines (001)")
     for n in extra:
         if n not in players:
             raise TRFError(0, f"TLP names pairing number {n}, which has no 001 line")
     keys = {n: extra.get(n, (f"TRF-{n:04d}", 1, None))[0] for n in players}
+    seen: dict[str, int] = {}
+    for n, key in sorted(keys.items()):
+        if key in seen:
+            raise TRFError(0, f"player id {key!r} is named twice (pairing numbers {seen[key]} "
+                              f"and {n})")
+        seen[key] = n
     entrants = [Entrant(keys[n], name, rating, extra.get(n, ("", 1, None))[1],
                         extra.get(n, ("", 1, None))[2])
                 for n, (name, rating, _) in sorted(players.items())]
-    return Tournament(entrants, system, total_rounds, _rounds(players, keys), initial)
+    rounds = _rounds(players, keys)
+    if total_rounds and total_rounds < len(rounds):
+        raise TRFError(0, f"XXR gives {total_rounds} rounds, but the player lines hold "
+                          f"{len(rounds)}")
+    return Tournament(entrants, system, total_rounds, rounds, initial)
+
+
+def _tlp(line: str, i: int) -> tuple[int, tuple[str, int, int | None]]:
+    """A ``TLP`` line: pairing number, player id (an entry's key, at most 40 characters),
+    round joined and, after a withdrawal, the last round played."""
+    parts = line[3:].split()
+    if len(parts) not in (3, 4):
+        raise TRFError(i, "TLP needs a pairing number, a player id and a round")
+    n = _int(parts[0], i, "TLP pairing number", 1)
+    if len(parts[1]) > MAX_KEY:
+        raise TRFError(i, f"TLP player id {parts[1][:MAX_KEY]!r}... is longer than "
+                          f"{MAX_KEY} characters")
+    joined = _int(parts[2], i, "TLP round", 1, MAX_ROUNDS)
+    withdrawn = _int(parts[3], i, "TLP withdrawal round", 1, MAX_ROUNDS) \
+        if len(parts) == 4 else None
+    return n, (parts[1], joined, withdrawn)
 
 
 def _rounds(players, keys) -> list[Round]:
@@ -166,6 +233,8 @@ def _rounds(players, keys) -> list[Round]:
                                       f"{code!r}, not a bye (U, H, F, Z)")
                 byes.append(Bye(keys[n], code))
                 continue
+            if opp == n:
+                raise TRFError(0, f"round {r}: player {n} meets themselves")
             if opp not in cells or cells[opp][0] != n:
                 raise TRFError(0, f"round {r}: player {n} meets {opp}, who does not meet {n}")
             if colour != "w":
