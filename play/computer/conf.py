@@ -10,7 +10,8 @@ from django.conf import settings
 def processes() -> int:
     """Processes of a worker's pool that think for the computer (0: a thread of the worker's
     own process, for tests and tiny installations). Bounded so that computer games never take
-    the cores the server's steps need (a wave of them queues, it does not spread)."""
+    the cores the server's steps need (a wave of them queues, it does not spread); the pool
+    has one process more that only the cheap levels may take (``pool.QUICK_PROCESSES``)."""
     return int(settings.TALU_COMPUTER_PROCESSES)
 
 

@@ -31,7 +31,8 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
-from django.db.models import F, Q
+from django.db.models import Case, F, OrderBy, Q, When, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from play import gameview
@@ -58,18 +59,34 @@ def _lease(level: int) -> float:
     return wall_seconds(lv.seconds) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
+def _person() -> Case:
+    """The account a ``ComputerGame`` row's computer plays against: the other side's."""
+    return Case(When(side="O", then=F("game__player_i")), default=F("game__player_o"))
+
+
+def _urgency() -> list[OrderBy]:
+    """The order of one account's waiting turns: the most urgent clock, the cheaper level."""
+    return [F("game__deadline").asc(nulls_last=True), F("level").asc(), F("pk").asc()]
+
+
 def claim(worker: str, limit: int) -> list[ComputerGame]:
     """Claim up to ``limit`` games where the computer is to move: their ``ComputerGame`` rows,
     each with its game as read by the claim (no notation: ``stgn`` deferred). The turn is
     thought on that read (``prepare``): reading it again for each turn was a sixth of the
-    worker's CPU during a wave (issue 25)."""
+    worker's CPU during a wave (issue 25).
+
+    Each account's first waiting turn before any account's second (issue 41): the claim is
+    bounded by ``conf.queue()``, and in the order of the rows a few accounts' many games filled
+    it while another person's turn was left unclaimed. Then the most urgent clocks first (R36:
+    a wave of computer games queues for the pool, and a turn's wait there is paid from the
+    computer's clock), then the cheaper levels."""
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
-    # The most urgent clocks first (R36): a wave of computer games queues for the pool, and a
-    # turn's wait there is paid from the computer's clock.
     rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE, game__to_move=F("side"))
+            .annotate(place=Window(RowNumber(), partition_by=[_person()],
+                                   order_by=_urgency()))
             .select_related("game").defer("game__stgn")
-            .order_by(F("game__deadline").asc(nulls_last=True), "pk")[:limit])
+            .order_by("place", *_urgency())[:limit])
     claimed: list[ComputerGame] = []
     for row in rows:
         until = now + timedelta(seconds=_lease(row.level))
@@ -86,6 +103,7 @@ def prepare(row: ComputerGame) -> dict[str, Any]:
     position = hold_state(game)
     return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
             "position": position, "level": row.level, "side": row.side,
+            "account": game.player_i_id if row.side == "O" else game.player_o_id,
             "clock": _clock(game)}
 
 
@@ -153,7 +171,8 @@ async def think_in_time(job: dict[str, Any], level: int, seconds: float) -> dict
     busy or starved. The late search is dropped (cancelled if it had not started)."""
     clock_args = job["clock"]
     guard = guard_seconds(clock_args.get("deadline"), clock_args.get("reserve", CLOCK_RESERVE))
-    thinking = pool.think_async(job["variant"], job["position"], level, seconds, **clock_args)
+    thinking = pool.think_async(job["variant"], job["position"], level, seconds,
+                                account=job.get("account"), **clock_args)
     if guard is None:
         return await thinking
     try:

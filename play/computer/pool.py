@@ -12,44 +12,62 @@ the worker instead (``play.background_pool``, shared with the archive's process)
 starved of CPU still keeps to the clock: its budget is counted in its own CPU seconds but its
 real time is capped by the clock (``think``), and on a clock the worker's guard
 (``mover.think_in_time``) plays a quick turn itself should the pool not answer in time.
+
+Which waiting search starts when a process is free is decided by ``fair.FairScheduler``, not
+by the order they came (issue 41): by the account the computer plays against, the fewest
+running first, then the cheap levels, then round robin; and one process more than
+``conf.processes()`` (``QUICK_PROCESSES``) thinks only the cheap levels (``QUICK_COST``), so a
+level-1 reply neither waits behind other accounts' queued level-8 searches nor for one to end.
 """
 
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor, ThreadPoolExecutor
+from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
 from play.background_pool import LazyPool, process_pool
 from play.computer import conf
+from play.computer.fair import FairExecutor, FairScheduler
 from play.computer.think import Position, think
+from play.games.talu.search import get_level
+
+QUICK_PROCESSES = 1  # processes beside conf.processes() that think only cheap searches
+QUICK_COST = 1.0  # the CPU seconds of a cheap search at most: levels 1-3 (``Level.seconds``)
 
 
-def _make() -> Executor:
+def _make() -> FairExecutor:
     n = conf.processes()
-    if n == 0:
-        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
-    return process_pool(n, conf.idle(), conf.niceness())
+    if n == 0:  # one thread, tests and tiny installations: no quick lane
+        return FairExecutor(ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer"),
+                            FairScheduler(1, 0, QUICK_COST))
+    return FairExecutor(process_pool(n + QUICK_PROCESSES, conf.idle(), conf.niceness()),
+                        FairScheduler(n, QUICK_PROCESSES, QUICK_COST))
 
 
 _pool = LazyPool(_make)
 
 
-def executor() -> Executor:
+def executor() -> FairExecutor:
     pool = _pool.get()
-    assert pool is not None  # _make always makes one
+    assert isinstance(pool, FairExecutor)  # _make always makes one
     return pool
 
 
 async def think_async(variant: str, position: Position, level: int,
-                      seconds: float | None = None, **clock: Any) -> dict[str, Any]:
+                      seconds: float | None = None, account: Hashable = None,
+                      **clock: Any) -> dict[str, Any]:
     """``think`` in the pool, awaited without blocking the loop. ``position``: a snapshot of
-    the engine or the stored events; ``clock``: its ``deadline``, ``increment`` and
-    ``reserve`` in a timed game (R36)."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), partial(think, variant, position, level,
+    the engine or the stored events; ``account``: the person the computer plays, whose
+    searches share the pool fairly with everyone else's (``fair``); ``clock``: its
+    ``deadline``, ``increment`` and ``reserve`` in a timed game (R36). Cancelled, a search
+    not yet started is dropped."""
+    cost = get_level(level).seconds if seconds is None else seconds
+    future = executor().submit_for(account, cost, partial(think, variant, position, level,
                                                           seconds, **clock))
+    return await asyncio.wrap_future(future)
 
 
 def shutdown() -> None:
