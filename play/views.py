@@ -110,11 +110,12 @@ def _lobby_changed() -> None:
     async_to_sync(lobby_live.notify)()
 
 
-def _answer(request, ok: bool, text: str):
-    """The lobby's script asks for JSON (it stays on the page); a plain form gets the lobby."""
+def _answer(request, ok: bool, text: str, status: int | None = None):
+    """The lobby's script asks for JSON (it stays on the page); a plain form gets the lobby.
+    ``status``: a refusal's own (429: too many), else 200 or 400."""
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"ok": ok, "message": text, "pairing": pool.state(request.user)},
-                            status=200 if ok else 400)
+                            status=status or (200 if ok else 400))
     (messages.success if ok else messages.error)(request, text)
     return redirect("lobby")
 
@@ -129,6 +130,8 @@ def pool_join(request):
         entry = pool.join(request.user, variant=variant, time_control=time_control,
                           rated=rated == "1", psf_only=request.POST.get("psf_only") == "1",
                           address=clientaddr.limit_key(clientaddr.of_request(request)))
+    except pool.RateLimited as err:
+        return _answer(request, False, str(err), status=429)
     except pool.PoolError as err:
         return _answer(request, False, str(err))
     if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
@@ -142,8 +145,14 @@ def pool_join(request):
 @login_required
 @require_POST
 def pool_leave(request):
-    """Cancel, or the lobby page left (its script sends this as a beacon): out at once."""
-    left = pool.leave(request.user)
+    """Cancel, or the lobby page left (its script sends this as a beacon): out at once, unless
+    the player left too often (``ratelimit`` "pool_leave", issue 41)."""
+    try:
+        left = pool.leave(request.user)
+    except pool.RateLimited as err:
+        if request.POST.get("beacon"):  # the page is gone: nobody reads the words
+            return HttpResponse(status=429)
+        return _answer(request, False, str(err), status=429)
     if left:
         _lobby_changed()
     if request.POST.get("beacon"):  # the page is gone: nobody to tell, no message for later

@@ -13,7 +13,9 @@ polling. Messages (server to client, JSON):
 
 Sent by :func:`notify` (everyone in the lobby), :func:`notify_users` (a few accounts),
 :func:`announce_started` and ``delivery.announce_pairing``. The client sends nothing; a lost
-message costs at most the page's slow safety refresh.
+message costs at most the page's slow safety refresh. ``changed`` for everyone is coalesced
+(``play.live.coalesce``, issue 41): at most one a second from each process, the last change
+within about a second, however fast joins, leaves and challenges come.
 """
 
 from __future__ import annotations
@@ -28,18 +30,32 @@ from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from play.live import admission, wire
+from play.live.coalesce import Coalescer
 from play.live.delivery import layer_call, user_group
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "talu.lobby"
+#: Seconds between two of this process's ``changed`` to every lobby page, at least (issue 41,
+#: finding 7: each one costs a fetch of every open lobby page).
+COALESCE = 1.0
 
 
-async def notify() -> None:
-    """Tell every lobby socket, on every process, that the lobby changed."""
+async def _send_changed() -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer_call(layer.group_send, LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+#: This process's broadcasts of ``changed`` to every lobby page, coalesced.
+changes = Coalescer(_send_changed, COALESCE)
+
+
+async def notify() -> None:
+    """Tell every lobby socket, on every process, that the lobby changed: at once, or (when
+    this process told them less than :data:`COALESCE` ago) once at the end of that second,
+    with whatever else changed meanwhile."""
+    await changes()
 
 
 async def notify_users(user_ids: Iterable[Any]) -> None:

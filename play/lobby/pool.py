@@ -8,6 +8,15 @@ waiting players with the pure core (``play.lobby.pool_pairing``), and for each p
 rows from waiting to paired in one conditional update before the game starts (a player who
 left in between, or was paired by another worker, is simply not there: the pair is skipped).
 
+Who may wait (issue 41): an active account that is not at the board already. A player in a game
+played in one sitting (a live time control, not adjourned: :func:`game_in_play`), from the
+pool or anywhere else, is refused a join (one player, one board: the pool's opponent would wait
+on someone playing elsewhere, and one of the two games would be lost on time); correspondence
+and untimed games, played over days beside others, do not count. A deactivated account is
+taken out when it is deactivated (``play.lobby.deactivation``), and every round of waves first
+takes out whoever may no longer wait (deactivated, or since at the board:
+:func:`take_out_unpairable`); a pair's flip checks it again, so neither is ever paired.
+
 Two kinds of wave: the *regular* wave of R47, every ``TALU_POOL_WAVE`` seconds (or at once when
 the pool is large), after which everyone left waiting has waited one wave more and their range
 widens; and, only with ``TALU_POOL_EARLY_WAVES`` on (off by default: R47 as written has no such
@@ -27,7 +36,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -58,7 +67,11 @@ class PoolError(ValueError):
 
 
 class RateLimited(PoolError):
-    """Too many joins (``ratelimit`` "pool_join"): come back later."""
+    """Too many joins or leaves (``ratelimit`` "pool_join", "pool_leave"): come back later."""
+
+
+class Busy(PoolError):
+    """The player is at the board already (:func:`game_in_play`): one game at a time."""
 
 
 def pool_for(variant: str, time_control: str, rated: bool) -> Pool:
@@ -78,6 +91,25 @@ def pool_for(variant: str, time_control: str, rated: bool) -> Pool:
     return pool
 
 
+#: A game played in one sitting and in play now: live, on a live time control (R36: Fischer or
+#: byoyomi; not correspondence, not untimed), not adjourned (R38: nobody to move).
+AT_THE_BOARD = (Q(status=Game.LIVE) & ~Q(to_move="")
+                & (Q(time_control__startswith=f"{clock.FISCHER} ")
+                   | Q(time_control__startswith=f"{clock.BYOYOMI} ")))
+
+
+def game_in_play(user) -> Game | None:
+    """``user``'s game played in one sitting and in play now (:data:`AT_THE_BOARD`), if any."""
+    return (Game.objects.filter(AT_THE_BOARD).filter(Q(player_i=user) | Q(player_o=user))
+            .order_by("created").first())
+
+
+def _at_the_board(account: str) -> Exists:
+    """Whether the account in the outer query's field ``account`` has a game in play."""
+    return Exists(Game.objects.filter(AT_THE_BOARD).filter(
+        Q(player_i=OuterRef(account)) | Q(player_o=OuterRef(account))))
+
+
 def _last_opponent_id(user) -> int | None:
     last = (Game.objects.filter(Q(player_i=user) | Q(player_o=user))
             .order_by("-created").only("player_i_id", "player_o_id").first())
@@ -90,13 +122,21 @@ def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
          rated: bool = True, psf_only: bool = False, address: str | None = None) -> PoolEntry:
     """Put ``user`` in a pool (out of any other). ``psf_only``: never paired below their PSF
     (R27/R47), for S3 players only. Rate limited (``ratelimit`` "pool_join", and
-    "pool_join_address" for the request's ``address``)."""
+    "pool_join_address" for the request's ``address``). Refused (:class:`Busy`) while the
+    player is at the board (:func:`game_in_play`), and to a deactivated account."""
     refusal = ratelimit.limit("pool_join").hit(str(user.pk))
     if refusal is None and address is not None:  # ``clientaddr.limit_key``: many accounts
         refusal = ratelimit.limit("pool_join_address").hit(address)
     if refusal is not None:
         raise RateLimited(refusal.message("pool joins"))
+    if not user.is_active:
+        raise PoolError("this account is deactivated: it cannot join a pool")
     pool = pool_for(variant, time_control, rated)
+    playing = game_in_play(user)
+    if playing is not None:
+        raise Busy(f"you are playing a game ({clock.time_label(playing.time_control)}, "
+                   f"{reverse('game', args=[playing.uuid])}): finish it before joining a "
+                   "pool, one game at a time")
     standing = ports.directory().standing(user)
     if psf_only and standing["psf"] is None:
         raise PoolError("the PSF bound is for S3 players (R27): you are paired by rating alone")
@@ -116,11 +156,12 @@ def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
     """R47: an open challenge to anyone that fits the pool (same variant, time control and
     kind) from a player the pool would pair ``user`` with now is accepted instead of waiting:
     the closest in rating first. A challenger who is waiting in a pool themselves is left to
-    the waves (one player, one game)."""
+    the waves (one player, one game), and so is one at the board already or deactivated."""
     fitting = list(Challenge.objects.filter(
         status=Challenge.OPEN, opponent__isnull=True, variant=pool.variant,
-        time_control=pool.time_control, rated=pool.rated).exclude(creator=user).exclude(
-        creator__pool_entry__status=PoolEntry.WAITING).order_by("created")[:50])
+        time_control=pool.time_control, rated=pool.rated, creator__is_active=True).exclude(
+        creator=user).exclude(creator__pool_entry__status=PoolEntry.WAITING).exclude(
+        _at_the_board("creator")).order_by("created")[:50])
     if not fitting:
         return None
     ratings = ports.directory().ratings_of({c.creator_id for c in fitting})
@@ -137,8 +178,37 @@ def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
 
 def leave(user) -> bool:
     """Take ``user`` out of their pool at once; False when they were not waiting (already
-    paired: their game has started)."""
+    paired: their game has started). Rate limited (``ratelimit`` "pool_leave", issue 41: each
+    leave changes every lobby page): a refused leave (:class:`RateLimited`) leaves them
+    waiting."""
+    refusal = ratelimit.limit("pool_leave").hit(str(user.pk))
+    if refusal is not None:
+        raise RateLimited(refusal.message("pool leaves") + " You are still in the pool.")
     return bool(PoolEntry.objects.filter(user=user, status=PoolEntry.WAITING).delete()[0])
+
+
+def take_out(user) -> bool:
+    """Take ``user`` out of their pool, unasked and unlimited (their account was deactivated:
+    ``play.lobby.deactivation``); False when they were not waiting."""
+    return bool(PoolEntry.objects.filter(user=user, status=PoolEntry.WAITING).delete()[0])
+
+
+def _unpairable() -> Q:
+    """Pool entries whose player may no longer wait: deactivated, or at the board."""
+    return Q(user__is_active=False) | Q(_at_the_board("user"))
+
+
+def take_out_unpairable() -> int:
+    """Take out of every pool whoever may no longer wait (a deactivated account, e.g. by a
+    bulk update that sent no signal; a player whose challenge or event game has started
+    meanwhile): how many."""
+    # Found through the account and its games, taken out by the entry's own columns only, so
+    # a row a wave has just flipped to paired is checked again and stays (see ``_start``).
+    gone = list(PoolEntry.objects.filter(status=PoolEntry.WAITING).filter(_unpairable())
+                .values_list("pk", flat=True))
+    if not gone:
+        return 0
+    return PoolEntry.objects.filter(pk__in=gone, status=PoolEntry.WAITING).delete()[0]
 
 
 def wants_wave_now(entry: PoolEntry) -> bool:
@@ -251,12 +321,21 @@ def _claim_wave(pool: Pool, now: datetime | None) -> bool:
 
 def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
     """Flip both rows to paired and start their game, in one transaction; None (nothing done)
-    when either is no longer waiting in this pool."""
+    when either is no longer waiting in this pool, or may no longer wait (deactivated, or
+    at the board since the wave read the pool)."""
     with transaction.atomic():
+        # The flip names only the entry's own columns: a plain conditional UPDATE, whose
+        # ``status`` the database checks again on a row another transaction has just flipped
+        # (PostgreSQL's READ COMMITTED re-check). A condition through another table (the
+        # account, its games) makes Django write ``WHERE id IN (SELECT ...)``, whose rows are
+        # not checked again: two waves racing then both flipped one player and started two
+        # games (tests/cluster/test_pool_two_processes.py). So the flip first, holding both
+        # rows, and then whether either may still wait.
         flipped = PoolEntry.objects.filter(pool=pool, user_id__in=(a, b),
                                            status=PoolEntry.WAITING).update(
             status=PoolEntry.PAIRED)
-        if flipped != 2:
+        if flipped != 2 or PoolEntry.objects.filter(
+                pool=pool, user_id__in=(a, b)).filter(_unpairable()).exists():
             transaction.set_rollback(True)
             return None
         entries = {e.user_id: e for e in PoolEntry.objects.filter(
@@ -282,7 +361,8 @@ def run_wave(pool: Pool, now: datetime | None = None, rng: random.Random | None 
     if regular and not _claim_wave(pool, now):
         return None
     rng = rng or random.SystemRandom()
-    entries = list(PoolEntry.objects.filter(pool=pool, status=PoolEntry.WAITING))
+    entries = list(PoolEntry.objects.filter(pool=pool, status=PoolEntry.WAITING).exclude(
+        _unpairable()))
     wave = pair_wave([seeker_of(e) for e in entries])
     if not regular:
         if not wave.pairs:
@@ -323,13 +403,17 @@ def due_pools(now: datetime | None = None) -> list[Pool]:
     return [p for p in _waiting_pools() if _is_due(p, now)]
 
 
-def run_due_waves(now: datetime | None = None,
-                  waited: list[int] | None = None) -> list[Pairing]:
+def run_due_waves(now: datetime | None = None, waited: list[int] | None = None,
+                  taken_out: list[int] | None = None) -> list[Pairing]:
     """Every due regular wave this caller wins, and (with ``TALU_POOL_EARLY_WAVES``, beyond
     R47 as written) an early wave of every other pool where two waiting players accept each
     other; the games they started (and in ``waited`` the accounts left waiting by a regular
-    wave, whose range has just widened)."""
+    wave, whose range has just widened). First, whoever may no longer wait is taken out
+    (:func:`take_out_unpairable`; in ``taken_out``, how many: the lobby's counts changed)."""
     now = now or timezone.now()
+    gone = take_out_unpairable()
+    if taken_out is not None and gone:
+        taken_out.append(gone)
     started: list[Pairing] = []
     early = conf.pool_early_waves()
     for pool in _waiting_pools():

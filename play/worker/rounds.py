@@ -45,12 +45,14 @@ def warm_up() -> None:
         games.snapshot(games.new_state(variant))
 
 
-def waves_in_thread(waited: list[int] | None = None) -> list[pool.Pairing]:
+def waves_in_thread(waited: list[int] | None = None,
+                    taken_out: list[int] | None = None) -> list[pool.Pairing]:
     """The quick-pairing pools' due waves (R47, ``play.lobby.pool``) on one of the loop's
-    threads; the games they started (the accounts left waiting into ``waited``)."""
+    threads; the games they started (the accounts left waiting into ``waited``, how many
+    were taken out of the pools first into ``taken_out``)."""
     close_old_connections()
     try:
-        return pool.run_due_waves(waited=waited)
+        return pool.run_due_waves(waited=waited, taken_out=taken_out)
     finally:
         close_old_connections()
 

@@ -3,7 +3,8 @@
 * ``GET /pool/``: the pools (variant x time control x rated) and how many wait in each.
 * ``GET /pool/me/``: the caller's pairing state: idle, waiting (for how long, how many are in
   their range) or paired (the game to open).
-* ``POST /pool/me/``: join a pool (rate limited); ``DELETE /pool/me/``: leave it at once.
+* ``POST /pool/me/``: join a pool (rate limited; refused while the caller is playing a game
+  of one sitting); ``DELETE /pool/me/``: leave it at once (rate limited too).
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ class MyPairing(APIView):
 
     @extend_schema(summary="Join a pool (leaves any other)", request=JoinSerializer,
                    responses={201: PairingStateSerializer, 400: ERROR, 401: ERROR, 403: ERROR,
+                              409: OpenApiResponse(ErrorSerializer, description=(
+                                  "You are playing a game of one sitting (a live time "
+                                  "control, not adjourned): finish it first.")),
                               429: ERROR})
     def post(self, request):
         if not isinstance(request.data, dict):
@@ -99,6 +103,8 @@ class MyPairing(APIView):
                               address=clientaddr.limit_key(clientaddr.of_request(request)))
         except pool.RateLimited as err:
             raise exceptions.Throttled(detail=str(err)) from None
+        except pool.Busy as err:
+            raise Conflict(str(err)) from None
         except pool.PoolError as err:
             raise exceptions.ValidationError({"non_field_errors": [str(err)]}) from None
         if pool.wants_wave_now(entry):  # R47: a pair found now need not wait for the wave
@@ -107,9 +113,13 @@ class MyPairing(APIView):
         return Response(pool.state(request.user), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Leave the pool at once",
-                   responses={204: None, 401: ERROR, 403: ERROR, 409: ERROR})
+                   responses={204: None, 401: ERROR, 403: ERROR, 409: ERROR, 429: ERROR})
     def delete(self, request):
-        if not pool.leave(request.user):
+        try:
+            left = pool.leave(request.user)
+        except pool.RateLimited as err:
+            raise exceptions.Throttled(detail=str(err)) from None
+        if not left:
             raise Conflict("You are not waiting in a pool (a game may have started: read "
                            "your pairing state).")
         async_to_sync(lobby_live.notify)()

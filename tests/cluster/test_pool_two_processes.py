@@ -141,7 +141,10 @@ async def test_200_players_over_two_processes_and_two_workers(cluster):
                                                   if p.problems]
     # Every game: two of our players, each sent to it once; nobody in two games.
     in_games = [name for _, light, dark in games for name in (light, dark)]
-    assert len(in_games) == len(set(in_games)), "a player is in two games"
+    twice = {n for n in in_games if in_games.count(n) > 1}
+    assert not twice, ("a player is in two games",
+                       {n: ([g for g in games if n in g[1:]], log[n], by_name[n].paired)
+                        for n in sorted(twice)})
     assert set(in_games) <= set(names)
     for game, light, dark in games:
         for name in (light, dark):

@@ -303,3 +303,139 @@ def test_by_default_a_pair_found_at_a_join_waits_for_the_regular_wave(make_user,
     Pool.objects.update(wave_at=timezone.now() - timedelta(seconds=3601))  # the hour is past
     started = waves_in_thread()
     assert [set(p.users) for p in started] == [{ann.pk, ben.pk}]
+
+
+def test_leaves_are_rate_limited_in_words_and_a_refused_leave_leaves_the_player_waiting(
+        client, make_user, settings):
+    """Issue 41, finding 7: leaves were not limited, and each one changed every lobby page. A
+    budget of their own (``pool_leave``): over it, the page and the API say so in words (429)
+    and the player is still in the pool."""
+    settings.TALU_RATES = {**settings.TALU_RATES, "pool_leave": "2/minute"}
+    ann = make_user("ann")
+    client.force_login(ann)
+    for _ in range(2):
+        pool.join(ann, "standard", BLITZ)
+        assert client.post(reverse("pool_leave"), HTTP_ACCEPT="application/json").status_code \
+            == 200
+    pool.join(ann, "standard", BLITZ)
+    page = client.post(reverse("pool_leave"), HTTP_ACCEPT="application/json")
+    assert page.status_code == 429
+    assert "Too many pool leaves" in page.json()["message"]
+    assert "still in the pool" in page.json()["message"]
+    assert page.json()["pairing"]["status"] == "waiting"
+    api = client.delete(reverse("api:pool-me"))
+    assert api.status_code == 429 and "Too many pool leaves" in api.json()["detail"]
+    assert client.post(reverse("pool_leave"), {"beacon": "1"}).status_code == 429
+    assert pool.state(ann)["status"] == "waiting"
+    # without the script: back to the lobby, with the words
+    r = client.post(reverse("pool_leave"), follow=True)
+    assert "Too many pool leaves" in r.content.decode()
+    assert PoolEntry.objects.filter(user=ann, status=PoolEntry.WAITING).exists()
+
+
+def test_a_player_out_of_joins_can_still_leave(make_user, settings):
+    """Joins and leaves have a budget each: one who used up their joins is not stuck in the
+    pool (a refused leave would let a wave pair them while they are gone)."""
+    settings.TALU_RATES = {**settings.TALU_RATES, "pool_join": "2/minute",
+                           "pool_leave": "2/minute"}
+    ann = make_user("ann")
+    pool.join(ann, "standard", BLITZ)
+    pool.join(ann, "standard", BLITZ, rated=False)
+    with pytest.raises(pool.RateLimited, match="Too many pool joins"):
+        pool.join(ann, "standard", BLITZ)
+    assert pool.leave(ann) is True
+    assert pool.state(ann) == {"status": "idle"}
+
+
+def test_a_deactivated_account_is_taken_out_and_never_paired(make_user):
+    """Issue 41, finding 8: an account deactivated while waiting was still paired. Deactivated
+    by a save (the admin's form), it leaves the pool at once; by a bulk update (no signal), the
+    next wave takes it out before pairing; either way it is in no game, and those who wait with
+    it are paired with each other."""
+    ann, ben, cid, dan = (make_user(n) for n in ("ann", "ben", "cid", "dan"))
+    for user in (ann, ben, cid):
+        pool.join(user, "standard", BLITZ)
+    ann.is_active = False
+    ann.save()
+    assert pool.state(ann) == {"status": "idle"}
+    type(ben).objects.filter(pk=ben.pk).update(is_active=False)
+    assert waves_in_thread() == []  # cid waits alone: ann and ben are gone
+    assert not PoolEntry.objects.filter(user__in=[ann, ben]).exists()
+    assert pool.state(cid)["status"] == "waiting"
+    pool.join(dan, "standard", BLITZ)
+    assert len(waves_in_thread()) == 1
+    assert _games_of(cid).get() == _games_of(dan).get()
+    assert not _games_of(ann).exists() and not _games_of(ben).exists()
+    ben.refresh_from_db()
+    with pytest.raises(pool.PoolError, match="deactivated"):
+        pool.join(ben, "standard", BLITZ)
+
+
+def test_a_pair_deactivated_after_the_wave_read_the_pool_is_not_started(make_user):
+    """The wave reads the pool, then flips each pair: an account deactivated in between (a bulk
+    update, no signal) is not flipped, and no game starts."""
+    ann, ben = make_user("ann"), make_user("ben")
+    pool.join(ann, "standard", BLITZ)
+    pool.join(ben, "standard", BLITZ)
+    the_pool = Pool.objects.get()
+    type(ann).objects.filter(pk=ann.pk).update(is_active=False)
+    assert pool._start(the_pool, ann.pk, ben.pk, random.Random(1)) is None
+    assert not Game.objects.exists()
+    assert pool.state(ben)["status"] == "waiting"
+
+
+def test_a_player_at_the_board_is_refused_a_second_join_in_words(client, make_user):
+    """Issue 41, finding 11: a player whose pool game was live could join a pool again (and be
+    paired into a second game of one sitting). Refused while they play any game on a live
+    clock (pool, challenge or event); not for a correspondence game, nor once the game is
+    adjourned (R38) or over."""
+    from play.lifecycle import start_game
+
+    ann, ben, cid = make_user("ann"), make_user("ben"), make_user("cid")
+    pool.join(ann, "standard", BLITZ)
+    pool.join(ben, "standard", BLITZ)
+    waves_in_thread()
+    game = _games_of(ann).get()
+    with pytest.raises(pool.Busy, match="you are playing a game"):
+        pool.join(ann, "standard", "fischer 600+5", rated=False)
+    assert pool.state(ann)["game"]["id"] == str(game.uuid)  # still paired with their game
+    client.force_login(ann)
+    page = client.post(reverse("pool_join"), {"variant": "standard", "pool": f"{BLITZ}|1"},
+                       HTTP_ACCEPT="application/json")
+    assert page.status_code == 400 and "finish it" in page.json()["message"]
+    api = client.post(reverse("api:pool-me"), {"time_control": BLITZ},
+                      content_type="application/json")
+    assert api.status_code == 409 and "you are playing a game" in api.json()["detail"]
+    assert _games_of(ann).count() == 1 and PoolEntry.objects.get(user=ann).game == game
+    # a challenge's game on a live clock counts too; a correspondence game does not
+    start_game(cid, make_user("eve"), time_control="correspondence 3d")
+    pool.join(cid, "standard", BLITZ)
+    pool.leave(cid)
+    start_game(cid, make_user("fay"), time_control="fischer 600+5")
+    with pytest.raises(pool.Busy):
+        pool.join(cid, "standard", BLITZ)
+    # adjourned (nobody to move, R38), then over: free to join
+    Game.objects.filter(pk=game.pk).update(to_move="")
+    assert pool.join(ann, "standard", BLITZ).status == PoolEntry.WAITING
+    pool.leave(ann)
+    Game.objects.filter(pk=game.pk).update(status=Game.FINISHED, to_move="")
+    assert pool.join(ann, "standard", BLITZ).status == PoolEntry.WAITING
+
+
+def test_a_waiting_player_whose_other_game_starts_is_taken_out_not_paired(make_user):
+    """One waiting in a pool whose game on a live clock starts meanwhile (a challenge, an
+    event's round) is at the board: the next wave takes them out rather than pair them into a
+    second game; an open challenge of a player at the board is not taken by a join either."""
+    from play.lifecycle import start_game
+    from play.lobby import challenges
+
+    ann, ben, cid, dan = (make_user(n) for n in ("ann", "ben", "cid", "dan"))
+    pool.join(ann, "standard", BLITZ)
+    pool.join(ben, "standard", BLITZ)
+    challenges.open_challenge(cid, time_control=BLITZ)  # fits the pool; open before the game
+    start_game(ann, cid, time_control="fischer 600+5")
+    assert waves_in_thread() == []
+    assert pool.state(ann) == {"status": "idle"}
+    assert pool.state(ben)["status"] == "waiting" and _games_of(ann).count() == 1
+    assert pool.join(dan, "standard", BLITZ).status == PoolEntry.WAITING
+    assert _games_of(cid).count() == 1

@@ -62,3 +62,15 @@ def nothing_pending(comm) -> bool:
 def step(frm: str, to: str, version: int, seq: str, kind: str = "move") -> dict:
     return {"type": "step", "version": version, "seq": seq,
             "step": {"kind": kind, "from": frm, "to": to}}
+
+
+async def lobby_socket(cookie: bytes = b""):
+    """Open a lobby socket (``/ws/lobby/``; logged in with ``cookie``) and read its welcome."""
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie))
+    comm = WebsocketCommunicator(application(), "/ws/lobby/", headers=headers)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    assert (await comm.receive_json_from(timeout=TIMEOUT))["type"] == "welcome"
+    return comm
