@@ -40,6 +40,9 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "deploy/healthcheck.py"]
 
 # `python -m` keeps /app first on sys.path (the source tree, with templates and static).
+# talu_site.serve is daphne with the site's HTTP connections (a too-long address answered 414
+# in words, not dropped) and, without REDIS_URL only, the worker in the process; the settings
+# are read before it listens, so a bad value stops the container at once.
 # No --proxy-headers: daphne would take X-Forwarded-For from whoever sent it as the client's
 # address; the site believes it only from TALU_TRUSTED_PROXIES (talu_site/clientaddr.py).
-CMD ["sh", "-c", "exec python -m daphne -b 0.0.0.0 -p \"$PORT\" --websocket_connect_timeout 30 talu_site.asgi:application"]
+CMD ["sh", "-c", "exec python -m talu_site.serve -b 0.0.0.0 -p \"$PORT\" --websocket_connect_timeout 30 talu_site.asgi:application"]

@@ -7,7 +7,8 @@ database) is ``play.live.delivery``; presence rows and the first update are
 ``play.live.presence``; the process's heartbeat is ``play.live.heartbeat``.
 
 Who may open a socket at all (the handshakes per address, the process's cap) is
-``play.live.admission``; a path the site does not serve gets ``play.live.no_route``.
+``play.live.admission``; how much an open one may ask (its messages, its resyncs) is
+``play.live.budget``; a path the site does not serve gets ``play.live.no_route``.
 
 Nothing the channel layer does wrong may cost a step or kill a socket: a failed layer call is
 logged and skipped, and the socket's receive from the layer retries with backoff while Redis is
@@ -34,7 +35,7 @@ from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
 from play.games.protocol import ARBITER_COMMANDS, ARBITER_ONLY
-from play.live import admission, delivery, heartbeat, presence, wire
+from play.live import admission, budget, delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool
 from play.store import engines
@@ -62,6 +63,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     game_pk: int = 0
     timed: bool = False  # a timed game (R36): the player's lag is measured
     lag: int = 0  # ms, half the last probe's round trip
+    closing: bool = False  # closed for going on over its budget: nothing more is handled
 
     @property
     def role(self) -> str:
@@ -99,6 +101,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.loop = asyncio.get_running_loop()
         self.beats: set[asyncio.Task] = set()  # heartbeat and gap-filling tasks of this socket
         self.delivery = OrderedDelivery(self._send_text, self._resync, self.spawn)
+        self.budget = budget.SocketBudget()
         # Handshakes per address (issue 27), before anything costs a database trip.
         refusal = await admission.rate_limited(self.scope)
         if refusal is not None:
@@ -272,12 +275,17 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "message": "the server could not handle that message"})
 
     async def _receive(self, text_data: str | None) -> None:
+        if self.closing:
+            return
         try:
             msg = wire.parse(text_data, settings.TALU_WS_MAX_MESSAGE)
         except wire.WireError as err:
-            await self.error(err.code, str(err), seq=err.seq)
+            if not await self._over_budget(None, None, err.seq):
+                await self.error(err.code, str(err), seq=err.seq)
             return
         kind = msg["type"]
+        if await self._over_budget(kind, msg.get("last_version"), msg.get("seq")):
+            return
         if kind == "probe":
             self._probed(msg.get("t"))
         elif kind == "ping":
@@ -286,6 +294,27 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.delivery.sync(msg.get("last_version"))
         else:
             await self._command(msg)
+
+    async def _over_budget(self, kind: str | None, last_version: Any, seq: Any) -> bool:
+        """Whether this message is over the socket's budget (``play.live.budget``): then it
+        is not handled and the client is told so in words, and a client that goes on is
+        closed (4429), as one over its handshakes is."""
+        refused = self.budget.admit(kind, last_version, self.sent_version)
+        if refused is None:
+            return False
+        if self.budget.persisting():
+            self.closing = True
+            await self.send_json({"type": "error", "code": "rate_limited",
+                                  "message": "too many messages on this connection; it is "
+                                  "closed: wait before connecting again",
+                                  "retry_after": self.budget.close_for()})
+            await self.close(code=admission.RATE_LIMITED)
+            return True
+        seconds = refused.retry_after
+        await self.error("slow_down", f"too many {refused.what} on this connection: that one "
+                         f"was not handled; wait {seconds} s before sending it again",
+                         seq=seq, retry_after=seconds)
+        return True
 
     async def _command(self, msg: dict[str, Any]) -> None:
         seq = msg.get("seq")
@@ -380,8 +409,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.delivery.deliver_synced(data)
 
-    async def error(self, code: str, message: str, seq: Any = None) -> None:
-        msg = {"type": "error", "code": code, "message": message}
+    async def error(self, code: str, message: str, seq: Any = None, **extra: Any) -> None:
+        msg = {"type": "error", "code": code, "message": message, **extra}
         if wire.plain(seq):
             msg["seq"] = seq
         await self.send_json(msg)

@@ -4,7 +4,10 @@ Woken through the channel layer: every worker joins the group ``talu.worker``
 (``play.live.delivery.WORKER_GROUP``) with a channel of its own, and the command path sends
 ``worker.wake`` there when a command ends a game, so archiving starts within milliseconds on
 any process (Redis) or in the server's own process (the embedded in-memory layer). A lost wake
-costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls.
+costs at most ``TALU_WORKER_POLL`` seconds: the loop also polls. A worker started while the
+layer (Redis) cannot be reached says so and tries again with backoff until it can (``_join``),
+running its jobs on their poll meanwhile, as a running worker does while Redis is away: it never
+exits with a traceback for that (issue 41, finding 10).
 
 The database work runs on threads (``sync_to_async``; the jobs as they run there are
 ``play.worker.rounds``) or in the archive's process (``play.worker.archiver``), never on the
@@ -36,10 +39,10 @@ from play import conf
 from play.computer.mover import Mover
 from play.live import lobby as lobby_live
 from play.live.delivery import (
+    LAYER_TIMEOUT,
     WORKER_GROUP,
     announce_archived,
     announce_pairing,
-    layer_call,
 )
 from play.worker import archiver, rounds
 from play.worker.clock_thread import ClockThread
@@ -52,6 +55,7 @@ def worker_id() -> str:
 
 
 NOTICE_EVERY = 30.0  # seconds between two rounds of correspondence notices (a day's scale)
+JOIN_RETRY = (0.5, 30.0)  # seconds before the first try again to reach the layer, and at most
 
 
 def run_due(worker: str | None = None) -> int:
@@ -77,9 +81,7 @@ class Worker:
         layer = get_channel_layer()
         listener = None
         if layer is not None:
-            channel = await layer.new_channel("worker.")
-            await layer_call(layer.group_add, WORKER_GROUP, channel)
-            listener = asyncio.ensure_future(self._listen(layer, channel))
+            listener = asyncio.ensure_future(self._listen(layer))
         log.info("worker %s running (poll %.1f s)", self.name, conf.worker_poll())
         # The clock's job runs beside the outbox's: a flag never waits behind an archive (its
         # signatures take far longer than a flag may be late, R37).
@@ -174,18 +176,54 @@ class Worker:
         """The pools' due waves once (R47): each pairing announced to both players, the lobby
         told, the players a regular wave left waiting told their range widened."""
         waited: list[int] = []
+        taken_out: list[int] = []  # deactivated, or at the board since they joined
         try:
-            pairings = await sync_to_async(rounds.waves_in_thread, thread_sensitive=False)(waited)
+            pairings = await sync_to_async(rounds.waves_in_thread, thread_sensitive=False)(
+                waited, taken_out)
         except Exception:  # the database away: the pools wait for the next round
             log.warning("worker: the pool's waves failed", exc_info=True)
             return
         for pairing in pairings:
             await announce_pairing(pairing)
-        if pairings:  # live games and pool counts changed (play.live.lobby)
+        if pairings or taken_out:  # live games and pool counts changed (play.live.lobby)
             await lobby_live.notify()
         await lobby_live.notify_users(waited)
 
-    async def _listen(self, layer, channel: str) -> None:
+    async def _join(self, layer) -> str:
+        """A channel of this worker's own in the layer, in the group ``worker.wake`` goes to.
+
+        While the layer cannot be reached (Redis not up yet, or away), it says so in words and
+        tries again with backoff; the jobs run on their poll meanwhile. A channel made but
+        not yet in the group is kept (the pub/sub layer subscribed it); one whose making
+        failed is made anew (that layer keeps the name without its subscription)."""
+        delay, longest = JOIN_RETRY
+        channel = None
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                if channel is None:
+                    async with asyncio.timeout(LAYER_TIMEOUT):
+                        channel = await layer.new_channel("worker.")
+                async with asyncio.timeout(LAYER_TIMEOUT):
+                    await layer.group_add(WORKER_GROUP, channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("worker %s: cannot reach the channel layer (Redis) to be woken "
+                            "through it (%s); trying again in %.1f s, and running the jobs "
+                            "every %.1f s meanwhile", self.name,
+                            str(err) or type(err).__name__, delay, conf.worker_poll())
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, longest)
+                continue
+            if tries > 1:
+                log.info("worker %s: reached the channel layer; woken through it again",
+                         self.name)
+            return channel
+
+    async def _listen(self, layer) -> None:
+        channel = await self._join(layer)
         delay = 0.2
         while True:
             try:

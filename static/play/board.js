@@ -508,6 +508,13 @@
         tickAbsence();
         break;
       case "error":
+        // Over the socket's budget (docs/protocol.md): our step was not handled; send it
+        // again, unchanged, when the server says (it is never applied twice).
+        if (m.code === "slow_down" && st.pending && st.pending.seq === m.seq) {
+          setTimeout(function () {
+            if (st.pending && st.pending.seq === m.seq) send(st.pending);
+          }, 1000 * (m.retry_after || 1));
+        }
         refuse(m.message);
         break;
     }

@@ -446,10 +446,18 @@ async def test_a_turn_passed_to_the_computer_wakes_only_the_computer_s_job(make_
     inbox: asyncio.Queue = asyncio.Queue()
 
     class Layer:
+        """A layer whose one channel ("c", in the worker's group) receives from ``inbox``."""
+
+        async def new_channel(self, _prefix):
+            return "c"
+
+        async def group_add(self, _group, _channel):
+            return None
+
         async def receive(self, _channel):
             return await inbox.get()
 
-    listening = asyncio.ensure_future(worker._listen(Layer(), "c"))
+    listening = asyncio.ensure_future(worker._listen(Layer()))
     try:
         await inbox.put(wake)
         await asyncio.sleep(0.01)

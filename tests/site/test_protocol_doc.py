@@ -38,7 +38,10 @@ def test_every_close_code_and_error_of_the_consumer_is_documented():
         assert f"| {code} |" in DOC
     source = (ROOT / "play" / "live" / "consumer.py").read_text()
     errors = DOC.split("### `error`", 1)[1].split("###", 1)[0]
-    for code in set(re.findall(r'_refuse\(\s*"([a-z_]+)"', source)):
+    sent = set(re.findall(r'(?:_refuse|self\.error)\(\s*"([a-z_]+)"', source))
+    sent |= set(re.findall(r'"type": "error", "code": "([a-z_]+)"', source))
+    assert {"busy", "rate_limited", "slow_down"} <= sent  # the patterns still find them
+    for code in sent:
         assert f"`{code}`" in errors, code
 
 

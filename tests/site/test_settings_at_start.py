@@ -170,8 +170,11 @@ BAD: dict[str, tuple[str, dict[str, str]]] = {
     "TALU_RATE_CHALLENGE": ("0/minute", {}),
     "TALU_RATE_CHALLENGE_ADDRESS": ("60 per minute", {}),
     "TALU_RATE_WS_CONNECT": ("-1/minute", {}),
+    "TALU_RATE_WS_MESSAGE": ("100 a second", {}),
+    "TALU_RATE_WS_SYNC": ("20/10seconds/socket", {}),
     "TALU_RATE_POOL_JOIN": ("30/0minute", {}),
     "TALU_RATE_POOL_JOIN_ADDRESS": ("never", {}),
+    "TALU_RATE_POOL_LEAVE": ("30/minute/account", {}),
     "TALU_RATE_COMPUTER_GAME": ("20/10 minutes please", {}),
     "TALU_API_RATE_ANON": ("abc", {}),
     "TALU_API_RATE_USER": ("600/10minute", {}),  # ratelimit's form; DRF's KeyError per request

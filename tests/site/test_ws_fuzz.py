@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from channels.db import database_sync_to_async
 
 from play.commands.player import COMMAND_TYPES
+from play.live import budget
 from play.live.wire import CLIENT_TYPES
-from tests.site.wsutil import application, connect
+from tests.site.wsutil import application, connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -183,3 +185,67 @@ async def test_the_lobby_socket_answers_anything_and_stays_open(players, cookies
     await lobby.notify()
     assert (await comm.receive_json_from(timeout=10)) == {"type": "changed"}
     await comm.disconnect()
+
+
+# Where a flood of resyncs asks from: version 0 (the probe's), the state alone, far back,
+# ahead, and values the parser refuses (unreadable messages count against the budget too).
+FLOOD_FROM = [0, 0, 0, None, -1, 10 ** 6, "x", True, 1.5]
+FLOOD_ERRORS = {"slow_down", "rate_limited", "bad_message"}
+
+
+async def _flood(comm, rng: random.Random, n: int) -> None:
+    for _ in range(n):
+        await comm.send_to(text_data=json.dumps(
+            {"type": rng.choice(["sync", "sync", "hello"]), "last_version": rng.choice(
+                FLOOD_FROM)}))
+
+
+async def _answers_until_closed(comm) -> tuple[list[dict], int]:
+    """Every message the socket sends until it is closed, and the close code."""
+    seen = []
+    while True:
+        out = await comm.receive_output(timeout=10)
+        if out["type"] == "websocket.close":
+            return seen, out.get("code")
+        seen.append(json.loads(out["text"]))
+
+
+@pytest.mark.rate_limits
+async def test_a_flood_of_resyncs_gets_its_budget_then_words_then_a_close(
+        game, players, cookies, no_error_logs):
+    """The probe's class (issue 41, finding 9): anonymous spectators sending ``sync`` (from
+    version 0, from anywhere, with junk) as fast as they can. Each gets at most its budget of
+    resyncs (the site's defaults: 20 at once, two a second after), then ``slow_down`` in
+    words, then ``rate_limited`` and a 4429 close; a player's step on the same game goes
+    through meanwhile, and nothing else changes."""
+    rng = random.Random(41)
+    spectators = [(await connect(game))[0] for _ in range(4)]
+    player, _, first = await connect(game, await database_sync_to_async(cookies)(players[0]))
+    started = time.monotonic()
+    for comm in spectators:
+        await _flood(comm, rng, 80)
+    step = first["state"]["legal_steps"][0]
+    await player.send_json_to({"type": "step", "version": 0, "seq": "p1", "step": step})
+    answer = await receive(player, "ack", "rejected", "error")
+    assert answer["type"] == "ack" and answer["version"] == 1, answer
+    for comm in spectators:
+        seen, code = await _answers_until_closed(comm)
+        elapsed = time.monotonic() - started
+        assert code == 4429, seen[-3:]
+        for msg in seen:
+            assert msg["type"] in ("update", "error", "spectators"), msg
+            if msg["type"] == "error":
+                assert msg["code"] in FLOOD_ERRORS and "Traceback" not in msg["message"], msg
+        # Each resync answered is one read of the game; the step's broadcast is one more.
+        updates = [m for m in seen if m["type"] == "update"]
+        assert len(updates) <= 20 + 2 * elapsed + 2, len(updates)
+        slowed = [m for m in seen if m.get("code") == "slow_down"]
+        assert slowed and all(m["retry_after"] >= 1 and "not handled" in m["message"]
+                              for m in slowed)
+        last = [m for m in seen if m["type"] == "error"][-1]
+        assert last["code"] == "rate_limited" and last["retry_after"] >= 1, last
+        refusals = [m for m in seen if m.get("code") in ("slow_down", "rate_limited")]
+        assert len(refusals) == budget.STRIKES  # the last of them closes the socket
+        await comm.disconnect()
+    await player.disconnect()
+    assert await game.events.acount() == 1  # the player's step, and nothing of the floods
