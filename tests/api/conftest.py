@@ -105,3 +105,14 @@ def body_client(token_a) -> APIClient:
 
 # Two registered players of body A, (player I, player O): the registry tests' pair.
 pair = registry_fixtures.otb_players
+
+
+@pytest.fixture
+def registrar(django_user_model):
+    """A club's body and its registrar, a person (reggie): who runs its events."""
+    from registry.models import AffiliatedBody
+
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-01", name="The club")
+    user = django_user_model.objects.create_user("reggie", password="pw-reggie-x1")
+    body.registrars.add(user)
+    return body, user

@@ -12,19 +12,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from registry.events.models import Entry, Event
-from registry.models import AffiliatedBody
 
 pytestmark = pytest.mark.django_db
 
 BAD_NAMES = ["evil\u202egnp.exe", "two\nlines", "nul\x00inside", "x" * 201, "   "]
-
-
-@pytest.fixture
-def registrar(django_user_model):
-    body = AffiliatedBody.objects.create(registrar_id="CLUB-TXT", name="Text club")
-    user = django_user_model.objects.create_user("reggie", password="pw-reggie-x1")
-    body.registrars.add(user)
-    return body, user
 
 
 def _api(user) -> APIClient:

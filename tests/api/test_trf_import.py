@@ -23,18 +23,9 @@ from rest_framework.test import APIClient
 from registry.events.models import Entry, Event, Pairing, Round
 from registry.events.pairing import swiss, trf
 from registry.events.pairing.model import Entrant, Tournament
-from registry.models import AffiliatedBody
 from registry.services import player_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def registrar(django_user_model):
-    body = AffiliatedBody.objects.create(registrar_id="CLUB-TRF", name="TRF club")
-    user = django_user_model.objects.create_user("reggie", password="pw-reggie-x1")
-    body.registrars.add(user)
-    return body, user
 
 
 @pytest.fixture
@@ -242,7 +233,6 @@ def test_fuzz_a_mutated_export_is_a_clear_answer(registrar, text, no_error_logs)
     assert event.entries.count() == len(back.entrants)
     assert event.event_rounds.count() == len(back.rounds) <= trf.MAX_ROUNDS
     assert 0 <= event.rounds <= trf.MAX_ROUNDS
-
 
 
 # --- the largest event the caps let in ----------------------------------------------------------
