@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any
 
@@ -65,9 +66,17 @@ async def think_async(variant: str, position: Position, level: int,
     ``deadline``, ``increment`` and ``reserve`` in a timed game (R36). Cancelled, a search
     not yet started is dropped."""
     cost = get_level(level).seconds if seconds is None else seconds
-    future = executor().submit_for(account, cost, partial(think, variant, position, level,
-                                                          seconds, **clock))
-    return await asyncio.wrap_future(future)
+    job = partial(think, variant, position, level, seconds, **clock)
+    pool = executor()
+    try:
+        return await asyncio.wrap_future(pool.submit_for(account, cost, job))
+    except BrokenProcessPool:
+        # A process of the pool died (killed, out of memory): the pool is broken for good and
+        # every later search would fail with it until the worker restarted. It is dropped, as
+        # the archive's is (``play.worker.archiver``), and the search runs once more in a new
+        # one; a second failure is the caller's (the clock's guard plays a quick turn).
+        _pool.drop(pool)
+        return await asyncio.wrap_future(executor().submit_for(account, cost, job))
 
 
 def shutdown() -> None:

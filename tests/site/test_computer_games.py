@@ -238,6 +238,33 @@ async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
 
 
 @pytest.mark.asyncio
+async def test_a_pool_whose_process_died_is_replaced_and_the_search_still_answers(settings):
+    """A process of the computer's pool killed (the kernel's out-of-memory killer, an
+    operator): the pool is broken for good, and every later search failed until the worker
+    restarted. Now the broken pool is dropped and the search runs in a new one."""
+    import multiprocessing
+    import signal
+
+    settings.TALU_COMPUTER_PROCESSES = 1
+    settings.TALU_COMPUTER_IDLE = False  # ordinary priority: the suite keeps the CPU busy
+    settings.TALU_COMPUTER_NICE = 0
+    pool.shutdown()
+    others = set(multiprocessing.active_children())  # another pool's, if any: left alone
+    move = [("step", {"kind": "move", "from": "A2", "to": "A3"})]
+    first = await pool.think_async("standard", move, 1, 5.0)
+    assert first["nodes"] > 0
+    children = [c for c in multiprocessing.active_children() if c not in others]
+    assert children, "the pool's processes"
+    for child in children:
+        os.kill(child.pid, signal.SIGKILL)
+    for child in children:
+        child.join(10)
+    again = await pool.think_async("standard", move, 1, 5.0)
+    assert again["side"] == "I" and again["steps"] and again["nodes"] > 0
+    pool.shutdown()
+
+
+@pytest.mark.asyncio
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
 async def test_the_pool_thinks_only_on_cpu_nobody_else_wants(settings):
     """A wave of computer games must not slow human games' steps: the pool's processes run
