@@ -100,6 +100,15 @@ def env_bool(name: str, default: bool) -> bool:
     _refuse(name, repr(raw), "is not a boolean", "true or false")
 
 
+def _line(value: str, max_length: int | None = None) -> str:
+    """``value`` when it is one line of external text (``play.games.text``), else the
+    ``ValueError`` that says what is wrong."""
+    reason = text.problem(value, max_length=max_length)
+    if reason is not None:
+        raise ValueError(reason)
+    return value
+
+
 def _number(raw: str, minimum: float) -> float:
     try:
         value = float(raw)
@@ -156,10 +165,7 @@ def env_text(name: str, default: str, accepts: str = "one line of text", *,
     all of it matching ``pattern`` when given (else ``mismatch`` says what it is not). A
     ``secret`` is not shown in the message."""
     def parse(raw: str) -> str:
-        value = raw.strip() if strip else raw
-        reason = text.problem(value, max_length=max_length)
-        if reason is not None:
-            raise ValueError(reason)
+        value = _line(raw.strip() if strip else raw, max_length)
         if any(ch in forbidden for ch in value):
             raise ValueError(f"must not contain any of {forbidden}")
         if pattern is not None and re.fullmatch(pattern, value) is None:
@@ -179,9 +185,10 @@ def env_list(name: str, parse_item: Callable[[str], T], accepts: str, *, secret:
             item = item.strip()
             if not item:
                 continue
-            reason = text.problem(item)
-            if reason is not None:
-                raise ValueError(f"has an item that {reason}")
+            try:
+                _line(item)
+            except ValueError as exc:
+                raise ValueError(f"has an item that {exc}") from None
             try:
                 out.append(parse_item(item))
             except ValueError as exc:
@@ -197,10 +204,7 @@ def env_url(name: str, default: str, schemes: Sequence[str], accepts: str, *,
     """A URL with one of ``schemes`` and a host (a path for ``unix``), trimmed; no fragment,
     and no query unless ``query``."""
     def parse(raw: str) -> str:
-        value = raw.strip()
-        reason = text.problem(value)
-        if reason is not None:
-            raise ValueError(reason)
+        value = _line(raw.strip())
         try:
             parts = urlsplit(value)
             parts.port  # noqa: B018 - raises for a port that is not a number
@@ -285,10 +289,7 @@ def env_email_address(name: str, default: str, accepts: str) -> str:
     from email.utils import parseaddr
 
     def parse(raw: str) -> str:
-        value = raw.strip()
-        reason = text.problem(value)
-        if reason is not None:
-            raise ValueError(reason)
+        value = _line(raw.strip())
         _, address = parseaddr(value)
         local, at, domain = address.rpartition("@")
         if not (local and at and domain) or " " in address:

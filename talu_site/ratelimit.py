@@ -99,12 +99,10 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Taken:
-    """One attempt counted by :meth:`Limit.take`: its refusal when over the rate, the count it
-    made and the counter it went to (so that it can be given back to that same window)."""
+    """One attempt counted by :meth:`Limit.take`: its refusal when over the rate, and the
+    counter it went to (so that it can be given back to that same window)."""
 
     refusal: Refusal | None
-    count: int = 0
-    rate: Rate | None = None
     name: str | None = None
 
 
@@ -162,23 +160,13 @@ class Limit:
             return Taken(None)
         name, retry = self._key(key, rate, time.time())
         made = count(name, rate.seconds + 1)
-        return Taken(Refusal(retry) if made > rate.count else None, made, rate, name)
+        return Taken(Refusal(retry) if made > rate.count else None, name)
 
     @staticmethod
     def give_back(taken: Taken) -> None:
         """Uncount an attempt :meth:`take` counted, in the window it was counted in."""
         if taken.name is not None:
             uncount(taken.name)
-
-    def over(self, key: str) -> Refusal | None:
-        """Whether ``key`` is already over the rate, without counting an attempt."""
-        rate = self.rate()
-        if rate is None:
-            return None
-        from django.core.cache import cache
-
-        name, retry = self._key(key, rate, time.time())
-        return Refusal(retry) if (cache.get(name) or 0) >= rate.count else None
 
     async def ahit(self, key: str) -> Refusal | None:
         """:meth:`hit` from the event loop: in place for the in-memory cache, on a thread for a
