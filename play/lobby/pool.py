@@ -8,7 +8,8 @@ waiting players with the pure core (``play.lobby.pool_pairing``), and for each p
 rows from waiting to paired in one conditional update before the game starts (a player who
 left in between, or was paired by another worker, is simply not there: the pair is skipped).
 
-Who may wait (issue 41): an active account that is not at the board already. A player in a game
+Who may wait (issue 41; R47 does not say, so the site decides as one board, one player): an
+active account that is not at the board already. A player in a game
 played in one sitting (a live time control, not adjourned: :func:`game_in_play`), from the
 pool or anywhere else, is refused a join (one player, one board: the pool's opponent would wait
 on someone playing elsewhere, and one of the two games would be lost on time); correspondence
