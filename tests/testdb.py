@@ -32,9 +32,6 @@ from urllib.parse import urlparse, urlunparse
 ROOT = Path(__file__).resolve().parents[1]
 VAR = ROOT / "var"
 
-#: How many times this process migrated a template (tests/test_suite_setup.py reads it).
-MIGRATIONS_RUN: list[str] = []
-
 
 def migrations_hash() -> str:
     """A short hash of every migration file of the project and of Django's version: a new
@@ -71,7 +68,6 @@ def _migrate(database_url: str) -> None:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise RuntimeError(f"migrating the test template failed:\n{proc.stdout}{proc.stderr}")
-    MIGRATIONS_RUN.append(database_url)
 
 
 # --- SQLite ----------------------------------------------------------------------------------
@@ -121,7 +117,8 @@ def copy_sqlite(target: str | Path) -> Path:
 # --- PostgreSQL ------------------------------------------------------------------------------
 
 
-def _admin(admin_url: str, sql: str) -> None:
+def admin(admin_url: str, sql: str) -> None:
+    """Run ``sql`` on the server of ``admin_url``, outside a transaction (CREATE DATABASE)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as conn:
@@ -136,7 +133,8 @@ def _exists(admin_url: str, name: str) -> bool:
                             (name,)).fetchone() is not None
 
 
-def _with_name(url: str, name: str) -> str:
+def with_name(url: str, name: str) -> str:
+    """``url`` naming the database ``name`` instead."""
     return urlunparse(urlparse(url)._replace(path="/" + name))
 
 
@@ -151,10 +149,10 @@ def postgresql_template(admin_url: str) -> str:
         if _exists(admin_url, name):
             return name
         partial = f"{name}_partial"
-        _admin(admin_url, f'DROP DATABASE IF EXISTS "{partial}" WITH (FORCE)')
-        _admin(admin_url, f'CREATE DATABASE "{partial}"')
-        _migrate(_with_name(admin_url, partial))
-        _admin(admin_url, f'ALTER DATABASE "{partial}" RENAME TO "{name}"')
+        admin(admin_url, f'DROP DATABASE IF EXISTS "{partial}" WITH (FORCE)')
+        admin(admin_url, f'CREATE DATABASE "{partial}"')
+        _migrate(with_name(admin_url, partial))
+        admin(admin_url, f'ALTER DATABASE "{partial}" RENAME TO "{name}"')
         _drop_old_templates(admin_url, keep=name)
     return name
 
@@ -175,15 +173,15 @@ def _drop_old_templates(admin_url: str, keep: str) -> None:
 def create_postgresql(admin_url: str, name: str) -> str:
     """A migrated PostgreSQL database called ``name`` (replacing one of that name); its URL."""
     template = postgresql_template(admin_url)
-    _admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    _admin(admin_url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-    return _with_name(admin_url, name)
+    admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin(admin_url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return with_name(admin_url, name)
 
 
 def drop_postgresql(admin_url: str, name: str) -> None:
     """Drop ``name`` (its sessions ended first); a failure is reported, not raised."""
     try:
-        _admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except Exception as err:  # a leftover database is not worth failing a run over
         print(f"could not drop {name}: {err}", file=sys.stderr)
 
@@ -200,7 +198,10 @@ def setup_django_database() -> Callable[[], None]:
 
     conn = connections["default"]
     vendor = conn.vendor
-    test_name = conn.creation._get_test_db_name()
+    # The settings' TEST NAME (talu_site/settings.py sets one; pytest-django adds xdist's
+    # suffix), else Django's own rule for a test database's name.
+    test_name = (conn.settings_dict.get("TEST", {}).get("NAME")
+                 or f"test_{conn.settings_dict['NAME']}")
     admin = "" if vendor == "sqlite" else _url_of(conn.settings_dict)
     conn.close()
     if vendor == "sqlite":

@@ -50,7 +50,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
 from registry.records import keys
 from tests import stack, testdb
@@ -125,20 +125,14 @@ class Database:
     def __init__(self, admin_url: str = ADMIN_DATABASE_URL, name: str | None = None):
         self.admin_url = admin_url
         self.name = name or f"talu_cluster_{os.getpid()}_{secrets.token_hex(3)}"
-        self.url = urlunparse(urlparse(admin_url)._replace(path="/" + self.name))
-
-    def _admin(self, sql: str) -> None:
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(sql)
+        self.url = testdb.with_name(admin_url, self.name)
 
     def create(self, migrated: bool = False) -> None:
         """Create it: empty, or (``migrated``) a copy of this checkout's migrated template."""
         if migrated:
             testdb.create_postgresql(self.admin_url, self.name)
         else:
-            self._admin(f'CREATE DATABASE "{self.name}"')
+            testdb.admin(self.admin_url, f'CREATE DATABASE "{self.name}"')
 
     def drop(self) -> None:
         testdb.drop_postgresql(self.admin_url, self.name)

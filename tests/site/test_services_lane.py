@@ -41,20 +41,20 @@ def test_the_test_database_is_this_runs_own_copy():
         assert "template" not in name, name
 
 
-def test_each_worker_has_its_own_channel_and_cache_prefix(settings):
-    """Two xdist workers of the services lane share Redis: the lobby's group and the
-    rate-limit counters (keyed by user ids, which their two databases share) must not be
-    shared, or one worker's tests hear and count the other's."""
-    import os
+if stack.on_services():  # the embedded lane's layer and cache are the process's own memory
 
-    if not stack.on_services():
-        return  # the embedded lane's layer and cache are the process's own memory
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-    cache_prefix = settings.CACHES["default"]["KEY_PREFIX"]
-    run = os.environ["TALU_TEST_RUN"]
-    for value in (prefix, cache_prefix):
-        assert value.endswith(f"{run}-{worker}" if worker else run), value
+    def test_each_worker_has_its_own_channel_and_cache_prefix(settings):
+        """Two xdist workers of the services lane share Redis: the lobby's group and the
+        rate-limit counters (keyed by user ids, which their two databases share) must not be
+        shared, or one worker's tests hear and count the other's."""
+        import os
+
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        cache_prefix = settings.CACHES["default"]["KEY_PREFIX"]
+        run = os.environ["TALU_TEST_RUN"]
+        for value in (prefix, cache_prefix):
+            assert value.endswith(f"{run}-{worker}" if worker else run), value
 
 
 def test_each_test_process_signs_in_a_keyring_of_its_own(settings):
