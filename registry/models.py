@@ -443,3 +443,28 @@ class ArbiterAppointment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} arbiter of {self.game_id} for {self.body}"
+
+
+class SignedGameRecord(models.Model):
+    """The kept record of a finished game of a game other than talu (issue 36): its own text
+    notation, and the signed record (``registry.records.game_record``: canonical JSON of the
+    game, variant, options, seats, result and public events, hashed and signed by the site's
+    key as R33's entries are). Talu's games keep the book's files (``GameRecord``) instead.
+
+    One per game (``game`` is unique): ``registry.game_records.keep_record`` writes it once and
+    returns it on every later call, two workers at once included. ``canonical`` is the RFC 8785
+    text the ``hash`` covers; the downloadable file is rebuilt from it and the signature block
+    (``registrar_id``, the signing key's ``fingerprint``, the base64 ``signature``)."""
+
+    game = models.OneToOneField("play.Game", on_delete=models.PROTECT,
+                                related_name="signed_record")
+    notation = models.TextField()
+    canonical = models.TextField()
+    hash = models.CharField(max_length=64)
+    signature = models.TextField()
+    registrar_id = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"signed record of game {self.game_id}"

@@ -51,6 +51,12 @@ def _signer() -> signing.Signer:
                           registrar_id=settings.TALU_REGISTRAR_ID)
 
 
+def site_signer() -> signing.Signer:
+    """The site's key as a signer: every record the site keeps is signed by it (talu's entries
+    here, other games' signed records in ``registry.game_records``)."""
+    return _signer()
+
+
 def game_entry(*, game_id: str, variant: str, players: dict, created: int,
                time_control: str | None = None) -> tuple[str, str]:
     """The signed STGE (book 6.5.2.1, R31; ``time_control``, R38): (YAML text, hash)."""

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
-from registry import arbiter_views, views
+from registry import arbiter_views, views, views_game_records
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("players/me/anpc/", views.set_anpc, name="set_anpc"),
     path("players/<str:player_id>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    # the other games' boards (issue 36), before talu's strata: a game key is never S1-S3
+    path("", include("registry.game_ratings.urls")),
     path("leaderboard/<str:code>/", views.leaderboard, name="leaderboard_stratum"),
     path("arbiter/", arbiter_views.console, name="arbiter_console"),
     path("arbiter/state.json", arbiter_views.console_state, name="arbiter_state"),
@@ -17,4 +19,9 @@ urlpatterns = [
          name="arbiter_signs"),
     path("games/<uuid:game_id>/<str:kind>/<int:session>/", views.game_record,
          name="game_record"),
+    # another game's kept record (issue 36): the signed record and the game's own notation
+    path("games/<uuid:game_id>/record.json", views_game_records.signed_record,
+         name="game_signed_record"),
+    path("games/<uuid:game_id>/notation.txt", views_game_records.notation,
+         name="game_notation"),
 ]

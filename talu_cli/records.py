@@ -1,7 +1,10 @@
 """``talu verify``, ``talu slip`` (CLI contract) and ``talu keygen``.
 
 * ``talu verify [--keyring DIR] PATH...``: exit 0 and ``PATH: ok (FORMAT)`` per file when all
-  is good; exit 1 and one ``FILE: field.path: what is wrong`` line per fault on stdout.
+  is good; exit 1 and one ``FILE: field.path: what is wrong`` line per fault on stdout. Besides
+  the book's records it takes the signed record of another game's finished game
+  (``talu-game-record/1``, :mod:`registry.records.game_record`): its content, hash and the
+  site's signature.
 * ``talu slip GAME_ENTRY SESSION_ENTRY...``: the STDGS YAML on stdout, exit 0; exit 1 with the
   faults on stderr and nothing on stdout.
 * ``talu keygen [--keyring DIR] --registrar-id ID --name NAME [--email E]``: create an
@@ -16,17 +19,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from registry.records import game_record
 from registry.records.errors import RecordError
 from registry.records.keys import ALGORITHMS, ENV_VAR, KeyringError, create_body_key
-from registry.records.verify import load_record, verify_records
+from registry.records.verify import SignatureChecker, load_record, verify_records
 
 KEYRING_HELP = (f"GnuPG home directory with the public keys (default: ${ENV_VAR}, "
                 "else ./var/keyring)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("verify", help="check STGE/STSE/STDGS files: hashes, chain, notation, "
-                                      "signatures")
+    p = sub.add_parser("verify", help="check STGE/STSE/STDGS files (hashes, chain, notation, "
+                                      "signatures) and other games' signed records")
     p.add_argument("--keyring", metavar="DIR", default=None, help=KEYRING_HELP)
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=run_verify)
@@ -46,15 +50,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_keygen)
 
 
+def _is_game_record(path: str) -> bool:
+    """Whether ``path`` holds a game record of another game (JSON, ``talu-game-record/``);
+    anything else, unreadable files too, goes to the book's records' checks."""
+    try:
+        with open(path, "rb") as fh:
+            return game_record.looks_like_record(fh.read())
+    except OSError:
+        return False
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    records = [load_record(p) for p in args.paths]
-    faults = verify_records(records, keyring=args.keyring)
+    """The book's records (STGE, STSE, STDGS) are checked together, by game; each game record
+    of another game on its own, against the same keyring. The output is the contract's either
+    way: ``PATH: ok (FORMAT)`` lines, or one line per fault."""
+    kinds = [_is_game_record(p) for p in args.paths]
+    records = [load_record(p) for p, other in zip(args.paths, kinds, strict=True) if not other]
+    faults = verify_records(records, keyring=args.keyring) if records else []
+    checker = SignatureChecker(args.keyring)
+    for path, other in zip(args.paths, kinds, strict=True):
+        if other:
+            faults += game_record.verify_file(path, signatures=checker)
     if faults:
         for fault in faults:
             print(fault)
         return 1
-    for rec in records:
-        print(f"{rec.name}: ok ({rec.format})")
+    books = iter(records)
+    for path, other in zip(args.paths, kinds, strict=True):
+        rec = None if other else next(books)
+        print(f"{path}: ok ({game_record.FORMAT})" if rec is None
+              else f"{rec.name}: ok ({rec.format})")
     return 0
 
 

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "registry",
     "registry.events",  # issue 21: club events (R41-R43)
+    "registry.game_ratings",  # issue 36: ratings of the games other than talu
     "play",
 ]
 

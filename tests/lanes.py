@@ -44,7 +44,11 @@ SERVICES_LANE: tuple[str, ...] = (
         "test_annul_cascade", "test_archiving", "test_correct", "test_recompute",
         "test_submission", "test_submission_rejected", "test_promotion_threshold",
         "test_live_rating_matches_recompute", "test_commands", "test_profile_page",
-        "test_leaderboard", "test_large_ratings", "test_phase_ratings")),
+        "test_leaderboard", "test_large_ratings", "test_phase_ratings",
+        # issue 36: another game's record kept once by two workers at once (unique insert)
+        "test_game_records",
+        # issue 36: the other games' ratings, two writers racing on their rows' locks
+        "test_game_ratings_service", "test_game_ratings_race")),
     *(f"tests/site/{m}.py" for m in (
         "test_arbiter_and_resign", "test_sync_consistency", "test_steplog",
         "test_steplog_batch", "test_presence_heartbeat", "test_presence_counts",

@@ -10,6 +10,7 @@ Pure Python, no Django. One job per module:
 * :mod:`.builders` build, seal (hash + sign) and write STGE/STSE
 * :mod:`.slip`     merge into the STDGS with the derived tally (R35)
 * :mod:`.verify`   check records: hashes, chain, notation, signatures
+* :mod:`.game_record` another game's signed record (issue 36): build, seal, verify
 
 See ``docs/records.md``.
 """
