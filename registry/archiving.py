@@ -57,10 +57,11 @@ def _sittings(game: Game, state: Any) -> list[dict[str, Any]]:
     out, turns_from, arbiter_from = [], 0, 0
     start = int(game.created.timestamp())
     for ended in state.sessions.ended:
+        arbiter_to = ended.mark["arbiter"]  # talu's mark of a session's end (R38)
         out.append({"start": start, "turns": lines[turns_from:ended.turns],
-                    "board": ended.board, "arbiter": decisions[arbiter_from:ended.arbiter],
+                    "board": ended.mark["board"], "arbiter": decisions[arbiter_from:arbiter_to],
                     "clocks": _seconds(ended.clocks)})
-        turns_from, arbiter_from = ended.turns, ended.arbiter
+        turns_from, arbiter_from = ended.turns, arbiter_to
     last_start = state.sessions.started
     start = last_start // 1000 if last_start else start
     out.append({"start": start, "turns": lines[turns_from:], "board": engine.board(),

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from play import ports
+from play import games, ports
 from play.commands.path import execute, store
 from play.commands.submission import Outcome, Submission
-from play.games.protocol import ARBITER_COMMANDS, CommandError, arbiter, command_from_json
+from play.games import ARBITER_COMMANDS
+from play.games.protocol import CommandError, arbiter
 from play.models import Game
 from play.store import engines
 
@@ -49,7 +50,7 @@ def store_action(game_id: Any, user: Any, message: Any, *, announce: bool = Fals
         return _refuse("bad_step", f"unknown arbiter action {kind!r}; expected one of "
                        f"{', '.join(ARBITER_COMMANDS)}", row.version, seq)
     try:
-        command = command_from_json(message)
+        command = games.parse_command(row.variant, message)
     except CommandError as err:
         return _refuse(err.code, str(err), row.version, seq)
     # No seq into the log: an arbiter has no side, and resends of an arbiter's action are

@@ -1,8 +1,9 @@
 """A player's messages as commands: what each websocket message type asks of the game.
 
 ``step`` is one step; ``end`` and ``pass`` are steps that spend nothing (R9); ``resign`` gives
-the game up; ``flag`` claims that the opponent's clock has run out (R37: checked on the
-server's clock, refused ``too_early`` before the deadline). A step names the version it was
+the game up; ``offer`` offers (or accepts) a null game or a draw, ``decline`` declines one;
+``flag`` claims that the opponent's clock has run out (R37: checked on the server's clock,
+refused ``too_early`` before the deadline). A step names the version it was
 made against and carries the client's ``seq`` (docs/protocol.md); a resignation acts on the
 game as it is.
 """
@@ -15,12 +16,23 @@ from django.utils import timezone
 
 from play.commands.path import execute, store
 from play.commands.submission import Outcome, Submission
-from play.games.protocol import Adjourn, ClaimAbsence, Flag, PlayStep, Resign, Resume, player
+from play.games.protocol import (
+    Adjourn,
+    ClaimAbsence,
+    Decline,
+    Flag,
+    Offer,
+    PlayStep,
+    Resign,
+    Resume,
+    player,
+)
 from play.live import presence
 from play.models import Game
 from play.store import engines
 
-COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim", "adjourn", "resume")
+COMMAND_TYPES = ("step", "end", "pass", "resign", "flag", "claim", "adjourn", "resume",
+                 "offer", "decline")
 
 
 def submission(msg: dict[str, Any], game_id: str, side: str, lag: int = 0) -> Submission:
@@ -42,6 +54,11 @@ def submission(msg: dict[str, Any], game_id: str, side: str, lag: int = 0) -> Su
             at = msg.get("at")
             command = Resume(reason, None if at is None else
                              at if isinstance(at, int) and not isinstance(at, bool) else 0)
+    elif kind == "offer":  # a null game or a draw, or the acceptance of one (the match checks)
+        what = msg.get("what")
+        command = Offer(what if isinstance(what, str) else "?")
+    elif kind == "decline":
+        command = Decline()
     elif kind == "step":
         command = PlayStep(msg.get("step"), lag)
     else:  # "end" / "pass": steps that spend nothing

@@ -1,7 +1,8 @@
 """The pure game cores and the protocol the server speaks to them. No Django import here.
 
 ``decide``, ``evolve`` and ``follow_up`` are the protocol (``play.games.protocol``) dispatched
-to the game a state belongs to (``play.games.registry``); ``play.games.talu`` is talu's rules.
+to the match of the game a state belongs to (``play.games.registry``, ``play.games.match``).
+The server path calls these and names no game.
 """
 
 from __future__ import annotations
@@ -10,7 +11,15 @@ from datetime import datetime
 from typing import Any
 
 from play.games.protocol import Actor, Command, Event, GameOptions, State
-from play.games.registry import VARIANT_NAMES, new_state, rules_for, rules_of
+from play.games.registry import GAMES, VARIANT_NAMES, new_state, rules_for, rules_of
+
+#: The commands only an arbiter sends, in any game (R39: the match's and every game's own),
+#: and with them adjourn and resume, which an arbiter decides at once (R38): what a socket
+#: routes to the arbiter's path and the API's arbiter actions name. Each game refuses the
+#: others' (``parse_command``).
+ARBITER_ONLY: tuple[str, ...] = tuple(dict.fromkeys(
+    c for m in GAMES.values() for c in m.arbiter_only))
+ARBITER_COMMANDS: tuple[str, ...] = (*ARBITER_ONLY, "adjourn", "resume")
 
 
 def decide(state: State, actor: Actor, command: Command, now: datetime | None = None
@@ -50,8 +59,24 @@ def snapshot(state: State) -> dict[str, Any]:
 
 
 def side_to_move(state: State) -> str:
-    """The side to move now ("" when none): the player whose turn it is."""
+    """The (first) seat to act now ("" when none): the player whose turn it is."""
     return rules_of(state).side_to_move(state)
+
+
+def to_act(state: State) -> tuple[str, ...]:
+    """The seats that may act now (none when over or adjourned)."""
+    return rules_of(state).to_act(state)  # type: ignore[arg-type]
+
+
+def parse_command(variant: str, data: Any) -> Command:
+    """A command off the wire for a game of ``variant``: the match's or the game's own
+    (``BadCommand`` naming what is wrong)."""
+    return rules_for(variant).parse(data)
+
+
+def arbiter_only(variant: str) -> tuple[str, ...]:
+    """The commands only an arbiter sends in a game of ``variant`` (R39 and the game's)."""
+    return rules_for(variant).arbiter_only
 
 
 def deadline(state: State) -> int | None:
@@ -59,8 +84,10 @@ def deadline(state: State) -> int | None:
     return rules_of(state).deadline(state)
 
 
-__all__ = ["VARIANT_NAMES", "Actor", "Command", "Event", "GameOptions", "deadline", "decide",
-           "evolve", "follow_up", "new_state", "rules_for", "run", "side_to_move", "snapshot"]
+__all__ = ["ARBITER_COMMANDS", "ARBITER_ONLY", "VARIANT_NAMES", "Actor", "Command", "Event",
+           "GameOptions", "arbiter_only",
+           "deadline", "decide", "evolve", "follow_up", "new_state", "parse_command",
+           "rules_for", "run", "side_to_move", "snapshot", "to_act"]
 
 
 def resume_at(state: State) -> int | None:

@@ -228,36 +228,45 @@ def ms(at: datetime) -> int:
 
 # --- the clock --------------------------------------------------------------------------------
 
+#: Talu's seats, the clock's default (the book's light and dark).
 SIDES = ("I", "O")
 
 
-def _other(side: str) -> str:
-    return "O" if side == "I" else "I"
-
-
 class Clock:
-    """Both sides' clocks of one game: the time each has left, which one runs and since when.
+    """The clocks of one game, one per played seat: the time each has left, which one runs
+    and since when. One clock runs at a time (games played turn by turn), passing in the
+    seats' order unless told which is next.
 
-    Mutable, like the game state it belongs to (``play.games.talu.protocol.TaluState``), and
-    changed only by ``end_turn``, ``stop``, ``resume`` and an arbiter's ``add`` (R39), each
-    given the time it happens at (``add`` needs none: it moves the budget, not the running).
-    ``remaining`` is each side's time as of the start of the running turn (the running side's
-    is what it had when its turn began); ``left`` gives it at any moment.
+    Mutable, like the game state it belongs to (``play.games.match.MatchState``), and
+    changed only by ``end_turn``, ``stop``, ``resume``, ``drop`` and an arbiter's ``add``
+    (R39), each given the time it happens at (``add`` needs none: it moves the budget, not
+    the running). ``remaining`` is each seat's time as of the start of the running turn (the
+    running seat's is what it had when its turn began); ``left`` gives it at any moment.
     """
 
-    __slots__ = ("lag_used", "opening", "periods", "remaining", "running", "since", "tc")
+    __slots__ = ("lag_used", "opening", "periods", "remaining", "running", "seats", "since",
+                 "tc")
 
-    def __init__(self, tc: TimeControl, started: int | None = None) -> None:
+    def __init__(self, tc: TimeControl, started: int | None = None,
+                 seats: tuple[str, ...] = SIDES, first: str | None = None) -> None:
         self.tc = tc
+        self.seats = tuple(seats)  # the seats still playing, in their order
         main = tc.main * SECOND if tc.kind in (FISCHER, BYOYOMI) else tc.days * DAY
-        self.remaining: dict[str, int] = {"I": main, "O": main}
-        self.periods: dict[str, int] = {"I": tc.periods, "O": tc.periods}
-        self.lag_used: dict[str, int] = {"I": 0, "O": 0}
-        self.opening: set[str] = {"I", "O"}  # sides yet to complete their opening turn
+        self.remaining: dict[str, int] = {s: main for s in self.seats}
+        self.periods: dict[str, int] = {s: tc.periods for s in self.seats}
+        self.lag_used: dict[str, int] = {s: 0 for s in self.seats}
+        self.opening: set[str] = set(self.seats)  # seats yet to complete their opening turn
         self.running: str | None = None
         self.since: int = 0
         if tc.timed and started is not None:
-            self.running, self.since = "I", started
+            self.running, self.since = first or self.seats[0], started
+
+    def following(self, seat: str) -> str:
+        """The seat after ``seat`` in the order of those still playing."""
+        order = self.seats
+        if seat not in order:
+            return order[0]
+        return order[(order.index(seat) + 1) % len(order)]
 
     # --- reading ------------------------------------------------------------------------------
     def in_opening(self, side: str | None = None) -> bool:
@@ -296,10 +305,11 @@ class Clock:
         most 1 s a turn and 3 s a game (R36)."""
         return max(0, min(int(lag), LAG_PER_TURN, LAG_PER_GAME - self.lag_used[side]))
 
-    def end_turn(self, at: int, lag: int = 0) -> None:
-        """The running side ended its turn at ``at``: charge the turn (less the lag credit),
-        add the increment, start the other side's clock. A turn that began before ``at``
-        and overran the deadline is the caller's to refuse (``out``); here it leaves 0."""
+    def end_turn(self, at: int, lag: int = 0, next_seat: str | None = None) -> None:
+        """The running seat ended its turn at ``at``: charge the turn (less the lag credit),
+        add the increment, start the next seat's clock (``next_seat``, else the following
+        one). A turn that began before ``at`` and overran the deadline is the caller's to
+        refuse (``out``); here it leaves 0."""
         side = self.running
         if side is None:
             return
@@ -326,7 +336,19 @@ class Clock:
             # unused time is not carried over; the next turn has the days again (and time an
             # arbiter added, R39, was for this turn only)
             self.remaining[side] = tc.days * DAY
-        self.running, self.since = _other(side), at
+        self.running, self.since = next_seat or self.following(side), at
+
+    def drop(self, seat: str, at: int) -> None:
+        """``seat`` leaves a game of more than two (resigned, flagged, forfeited): its clock
+        stops for good, keeping what it had; if it was running, the next seat's runs from
+        ``at``."""
+        if seat not in self.seats:
+            return
+        nxt = self.following(seat)
+        if self.running == seat:
+            self.stop(at)
+            self.running, self.since = (nxt if nxt != seat else None), at
+        self.seats = tuple(s for s in self.seats if s != seat)
 
     def stop(self, at: int, flagged: str | None = None) -> None:
         """No clock runs from ``at`` (the game ended, or was adjourned after the running side's
@@ -385,7 +407,7 @@ class Clock:
         return {
             "control": str(self.tc),
             "label": self.tc.label(),
-            "remaining": {s: self.budget(s) for s in SIDES},
+            "remaining": {s: self.budget(s) for s in self.remaining},
             "main": dict(self.remaining),
             "periods": dict(self.periods) if self.tc.kind == BYOYOMI else None,
             "period": self.tc.period * SECOND if self.tc.kind == BYOYOMI else None,

@@ -1,22 +1,30 @@
-"""The games the site plays and their variants: the one place variant names live.
+"""The games the site plays and their variants: the one place game and variant names live.
 
-A variant name (``game.type`` in the records, R3/R31) names a game and its parameters. Talu's
-three are its rules' own table (R3, ``play.games.talu.variants``); a second game of the tafl
-family plugs in by adding its rules here, and nothing on the server path changes.
+Each game is a pure package with a ``GameRules`` (``play.games.protocol.rules``), run by the
+match (``play.games.match.Match``). A variant is keyed by its game (``talu/standard``,
+``tafl/11x11``); talu's variants are also known by their bare names (``standard``), as every
+talu game and record has always named them (R3, R31). Adding a game is adding its ``Match``
+to ``GAMES``; nothing on the server path changes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from play.games.protocol import GameOptions, GameRules, State
+from play.games.match.match import Match
+from play.games.protocol import GameOptions, State, Variant
 from play.games.talu.protocol import RULES as TALU
 
-GAMES: dict[str, GameRules] = {TALU.name: TALU}
+GAMES: dict[str, Match] = {m.name: m for m in (TALU,)}
 
-#: variant name -> the rules that play it, in the order players are offered them.
-VARIANTS: dict[str, GameRules] = {name: TALU for name in TALU.variants}
-VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
+#: variant key -> the match that plays it, in the order players are offered them; talu's
+#: bare names first (what its rows and records store).
+VARIANTS: dict[str, Match] = {
+    **{name: TALU for name in TALU.variants},
+    **{v.key: m for m in GAMES.values() for v in m.variants.values()},
+}
+#: The variant names a talu game is created with (its rows, forms and records).
+VARIANT_NAMES: tuple[str, ...] = tuple(TALU.variants)
 DEFAULT_VARIANT = "standard"
 
 
@@ -25,16 +33,21 @@ def variant_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in VARIANT_NAMES]
 
 
-def rules_for(variant: str) -> GameRules:
-    """The rules that play ``variant``; ``KeyError`` naming the known ones."""
+def rules_for(variant: str) -> Match:
+    """The match that plays ``variant``; ``KeyError`` naming the known ones."""
     try:
         return VARIANTS[variant]
     except KeyError:
-        raise KeyError(f"unknown variant {variant!r} (known: {', '.join(VARIANT_NAMES)})") \
+        raise KeyError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})") \
             from None
 
 
-def rules_of(state: State) -> GameRules:
+def variant_of(variant: str) -> Variant:
+    """The ``Variant`` (seats, options, offers) named ``variant``."""
+    return rules_for(variant).variant(variant)
+
+
+def rules_of(state: State) -> Match:
     return GAMES[state.game]
 
 

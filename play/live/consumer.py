@@ -34,7 +34,7 @@ from play import conf, gameview
 from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
-from play.games.protocol import ARBITER_COMMANDS, ARBITER_ONLY
+from play.games import ARBITER_COMMANDS, ARBITER_ONLY
 from play.live import admission, budget, delivery, heartbeat, presence, wire
 from play.live.delivery import OrderedDelivery, group_name, layer_call
 from play.live.threads import in_db_pool

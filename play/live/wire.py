@@ -14,9 +14,10 @@ from urllib.parse import parse_qs
 
 import orjson
 
-# The last five are an arbiter's only (R39, ``play.games.protocol.ARBITER_ONLY``).
+# The last five are an arbiter's only (R39, ``play.games.ARBITER_ONLY``); "offer" and
+# "decline" are offers between players (a null game, a draw).
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
-                "adjourn", "resume", "probe", "ping",
+                "adjourn", "resume", "offer", "decline", "probe", "ping",
                 "warn", "count_as_pass", "forfeit", "null", "add_time")
 
 

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from play.commands import arbiter as arbiter_commands
-from play.games.protocol import ARBITER_COMMANDS
+from play.games import ARBITER_COMMANDS
 from registry import arbiters
 from registry.api.auth import body_of
 from registry.api.errors import Conflict

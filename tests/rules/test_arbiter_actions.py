@@ -14,7 +14,6 @@ import pytest
 from play import games
 from play.games.protocol import (
     BadCommand,
-    CountAsPass,
     DeclareNull,
     Forfeit,
     GameOptions,
@@ -22,13 +21,12 @@ from play.games.protocol import (
     IllegalCommand,
     NotAllowed,
     PlayStep,
-    Warn,
     arbiter,
-    command_from_json,
     player,
     system,
 )
 from play.games.talu import Side, Step, TaluGame, Termination, read_stgn, write_stgn
+from play.games.talu.commands import CountAsPass, Warn
 from play.games.talu.protocol import describe
 
 from .helpers import play
@@ -239,8 +237,12 @@ def test_no_action_on_a_finished_game(command):
     ({"type": "null"}, "reason"),
 ])
 def test_malformed_arbiter_commands_are_refused_with_words(data, words):
+    # Refused off the wire or, for a seat the game does not have, by the match: either way
+    # with words, nothing changed.
+    state = games.new_state("standard")
     with pytest.raises(BadCommand, match=words):
-        command_from_json(data)
+        games.run(state, REF, games.parse_command("standard", data))
+    assert state.version == 0
 
 
 # --- the found bug: the site's STGN of a game ended after the automatic warnings ----------------

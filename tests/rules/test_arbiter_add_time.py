@@ -250,7 +250,12 @@ def test_a_fischer_cap_bounds_the_addition():
     ({"type": "add_time", "side": "I", "seconds": 60}, "reason"),
 ])
 def test_malformed_messages_are_refused_in_words(message, words):
+    # Refused off the wire or, for a seat talu does not have, by the match: in words, with
+    # nothing changed.
+    state = games.new_state("standard", GameOptions(time_control="fischer 300+0",
+                                                    started=ms(T0)))
     with pytest.raises(BadCommand, match=words):
-        command_from_json(message)
+        games.run(state, REF, games.parse_command("standard", message), T0)
+    assert state.version == 0
     assert command_from_json({"type": "add_time", "side": "O", "seconds": 60,
                               "reason": "r"}) == AddTime("O", 60, "r")

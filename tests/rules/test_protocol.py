@@ -20,19 +20,18 @@ from play import games
 from play.games.protocol import (
     Announce,
     CommandError,
-    CountAsPass,
     DeclareNull,
     Forfeit,
     GameOptions,
     NotAllowed,
     PlayStep,
     Resign,
-    Warn,
     arbiter,
     player,
     system,
 )
 from play.games.talu import Side, Step, TaluError, TaluGame, write_stgn
+from play.games.talu.commands import CountAsPass, Warn
 
 VARIANTS = ("standard", "grand-master", "dynamic")
 

@@ -1,24 +1,26 @@
 """The game protocol: who may do what to a game, as typed values, and the events that follow.
 
 Every input to a game, whatever its source, is a **command** from an **actor** (R40): a player
-(a side), an arbiter, the clock, the computer opponent, or the system. A game's rules *decide*
-a command against the current state: they refuse it with a ``CommandError`` (nothing changes)
-or answer with the **events** it causes; the state is the fold of those events (*evolve*). The
-server stores the events, numbered, before anyone hears of them (``play.store.log``) and a
-replay of the stored events is the state again. lila's round (every input a typed message) and
-event-sourcing's decide/evolve are the models.
+(a seat), an arbiter, the clock, the computer opponent, or the system. The match
+(``play.games.match``) and the game's rules behind it *decide* a command against the current
+state: they refuse it with a ``CommandError`` (nothing changes) or answer with the **events**
+it causes; the state is the fold of those events (*evolve*). The server stores the events,
+numbered, before anyone hears of them (``play.store.log``) and a replay of the stored events
+is the state again. lila's round (every input a typed message) and event-sourcing's
+decide/evolve are the models.
 
 Pure: no Django, no database, no clock but the ``now`` passed in, so the same decisions are
-made by a test, a replay, the server on any process, the worker or the computer's search. The
-game itself plugs in behind ``GameRules`` (``play.games.registry`` maps variant names to
-games), so the server path never names talu.
+made by a test, a replay, the server on any process, the worker or the computer's search. A
+game plugs in behind ``GameRules`` (``play.games.registry`` maps variant names to games), so
+the server path never names one.
 
 Commands and events are JSON-serialisable (``to_json`` / ``from_json``), for the wire, the
 log and the records.
 
 One module per part, all of them named here (import them from ``play.games.protocol``):
 ``actors`` (who), ``commands`` (what they may send), ``events`` (what follows, and who may see
-it), ``errors`` (the refusals) and ``rules`` (the interface a game implements).
+it), ``errors`` (the refusals), ``seats`` (a variant and its seats), ``result`` (ranks of
+seats) and ``rules`` (the contract a game implements).
 """
 
 from __future__ import annotations
@@ -41,19 +43,21 @@ from play.games.protocol.commands import (
     ARBITER_COMMANDS,
     ARBITER_ONLY,
     COMMANDS,
+    OFFERS,
     AddTime,
     Adjourn,
     Announce,
     ClaimAbsence,
     Command,
-    CountAsPass,
     DeclareNull,
+    Decline,
     Flag,
     Forfeit,
+    Offer,
+    Parsers,
     PlayStep,
     Resign,
     Resume,
-    Warn,
     command_from_json,
     resume_time,
 )
@@ -73,14 +77,16 @@ from play.games.protocol.events import (
     Event,
     viewer_state,
 )
+from play.games.protocol.result import ABORTED, Result
 from play.games.protocol.rules import (
     GameOptions,
     GameRules,
-    Result,
     State,
 )
+from play.games.protocol.seats import NEUTRAL, PERSON, SeatSpec, Variant
 
 __all__ = [
+    "ABORTED",
     "ACTOR_KINDS",
     "ARBITER",
     "ARBITERS",
@@ -91,6 +97,9 @@ __all__ = [
     "COMMANDS",
     "COMPUTER",
     "EVERYONE",
+    "NEUTRAL",
+    "OFFERS",
+    "PERSON",
     "PLAYER",
     "SYSTEM",
     "VISIBILITIES",
@@ -102,8 +111,8 @@ __all__ = [
     "ClaimAbsence",
     "Command",
     "CommandError",
-    "CountAsPass",
     "DeclareNull",
+    "Decline",
     "Event",
     "Flag",
     "Forfeit",
@@ -113,13 +122,16 @@ __all__ = [
     "IllegalCommand",
     "NotAllowed",
     "NotYourTurn",
+    "Offer",
+    "Parsers",
     "PlayStep",
     "Resign",
     "Result",
     "Resume",
+    "SeatSpec",
     "State",
     "TooEarly",
-    "Warn",
+    "Variant",
     "arbiter",
     "command_from_json",
     "computer",

@@ -1,9 +1,11 @@
-"""Who sends a command to a game (R40): a player (a side), an arbiter, the clock, the computer
+"""Who sends a command to a game (R40): a player (a seat), an arbiter, the clock, the computer
 opponent, or the system, as ``Actor`` values (``play.games.protocol``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from play.games.protocol.seats import SEAT_ID
 
 PLAYER, ARBITER, CLOCK, COMPUTER, SYSTEM = "player", "arbiter", "clock", "computer", "system"
 ACTOR_KINDS = (PLAYER, ARBITER, CLOCK, COMPUTER, SYSTEM)
@@ -11,19 +13,25 @@ ACTOR_KINDS = (PLAYER, ARBITER, CLOCK, COMPUTER, SYSTEM)
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who sends a command: ``kind`` is one of ``ACTOR_KINDS``; ``side`` is the side a player or
-    the computer plays ("I" / "O", else ""); ``name`` says who for the record (an arbiter's
-    account, a test's name for its system actor)."""
+    """Who sends a command: ``kind`` is one of ``ACTOR_KINDS``; ``seat`` is the seat a player
+    or the computer holds (the game's id: talu's "I" / "O"; else ""); ``name`` says who for
+    the record (an arbiter's account, a test's name for its system actor). Whether the seat
+    exists in the game is the match's to check (``play.games.match``)."""
 
     kind: str
-    side: str = ""
+    seat: str = ""
     name: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in ACTOR_KINDS:
             raise ValueError(f"unknown actor kind {self.kind!r}")
-        if self.kind in (PLAYER, COMPUTER) and self.side not in ("I", "O"):
-            raise ValueError(f"a {self.kind} plays a side, I or O, not {self.side!r}")
+        if self.kind in (PLAYER, COMPUTER) and not SEAT_ID.match(self.seat):
+            raise ValueError(f"a {self.kind} holds a seat, not {self.seat!r}")
+
+    @property
+    def side(self) -> str:
+        """The seat, by its two-seat name (talu's code says side)."""
+        return self.seat
 
     @property
     def plays(self) -> bool:
@@ -31,12 +39,12 @@ class Actor:
         return self.kind in (PLAYER, COMPUTER)
 
 
-def player(side: str) -> Actor:
-    return Actor(PLAYER, side)
+def player(seat: str) -> Actor:
+    return Actor(PLAYER, seat)
 
 
-def computer(side: str) -> Actor:
-    return Actor(COMPUTER, side)
+def computer(seat: str) -> Actor:
+    return Actor(COMPUTER, seat)
 
 
 def arbiter(name: str) -> Actor:

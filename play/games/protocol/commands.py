@@ -1,14 +1,19 @@
-"""The typed commands any actor may send a game (``play.games.protocol``), JSON-serialisable
-(``to_json`` / ``command_from_json``): a side's step, a resignation, the arbiter's actions
-(R39), the clock's flag and an absence claim (R37), adjournment and resumption (R38)."""
+"""The typed commands any actor may send any game (``play.games.protocol``), JSON-serialisable
+(``to_json`` / ``command_from_json``): a seat's move, a resignation, the arbiter's actions
+(R39), the clock's flag and an absence claim (R37), adjournment and resumption (R38), offers
+between players. The match decides all but the move (``play.games.match``); a game adds its
+own commands (talu's R14 ``warn`` and R39 ``count_as_pass``: ``play.games.talu.commands``),
+parsed by the table it gives ``command_from_json``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
 from play.games.protocol.errors import BadCommand
+from play.games.protocol.seats import SEAT_ID
 
 
 class Command:
@@ -37,41 +42,16 @@ class PlayStep(Command):
 
 @dataclass(frozen=True, slots=True)
 class Resign(Command):
-    """The sender's side gives up: the other side wins by decision."""
+    """The sender's seat gives up: in a two-seat game the other wins by decision; in a game of
+    more, the seat leaves, ranked below those still playing, and the others play on."""
 
     TYPE: ClassVar[str] = "resign"
 
 
 @dataclass(frozen=True, slots=True)
-class Warn(Command):
-    """R14: from now on ``side``'s non-engaging turns count as passes (an arbiter's action, or
-    the automatic arbiter policy)."""
-
-    TYPE: ClassVar[str] = "warn"
-    side: str
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "side": self.side, "reason": self.reason}
-
-
-@dataclass(frozen=True, slots=True)
-class CountAsPass(Command):
-    """R39: ``turn`` ("014 O"), a turn already played, counts as a pass (R12) from now on;
-    ``side``, when given, must be the side that played it."""
-
-    TYPE: ClassVar[str] = "count_as_pass"
-    turn: str
-    reason: str
-    side: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "turn": self.turn, "side": self.side, "reason": self.reason}
-
-
-@dataclass(frozen=True, slots=True)
 class Forfeit(Command):
-    """R39: ``side`` loses by the arbiter's decision."""
+    """R39: seat ``side`` loses by the arbiter's decision (in a game of more than two, it
+    leaves, ranked last)."""
 
     TYPE: ClassVar[str] = "forfeit"
     side: str
@@ -94,7 +74,7 @@ class DeclareNull(Command):
 
 @dataclass(frozen=True, slots=True)
 class AddTime(Command):
-    """R39 ``add_time``: ``seconds`` added to ``side``'s clock of a timed game (R36), by the
+    """R39 ``add_time``: ``seconds`` added to seat ``side``'s clock of a timed game (R36), by the
     arbiter's decision; a running clock's deadline moves with it."""
 
     TYPE: ClassVar[str] = "add_time"
@@ -107,10 +87,11 @@ class AddTime(Command):
                 "reason": self.reason}
 
 
-#: The arbiter's commands on a game in play (R39): those only an arbiter sends, and with them
-#: ``adjourn`` and ``resume`` (R38), which a player sends too (as an offer) but an arbiter
-#: decides at once. ``annul`` is the registry's (R30), after the game.
-ARBITER_ONLY = ("warn", "count_as_pass", "forfeit", "null", "add_time")
+#: The match's arbiter commands on a game in play (R39): those only an arbiter sends, and with
+#: them ``adjourn`` and ``resume`` (R38), which a player sends too (as an offer) but an arbiter
+#: decides at once. A game adds its own (talu: ``warn``, ``count_as_pass``;
+#: ``play.games.arbiter_only``). ``annul`` is the registry's (R30), after the game.
+ARBITER_ONLY = ("forfeit", "null", "add_time")
 ARBITER_COMMANDS = (*ARBITER_ONLY, "adjourn", "resume")
 
 
@@ -137,17 +118,23 @@ class Flag(Command):
 
 @dataclass(frozen=True, slots=True)
 class ClaimAbsence(Command):
-    """R37: the opponent of a player whose every connection has been gone for the absence
-    limit claims the game: ``result`` ``win`` (by decision, cause ``abandonment``) or
-    ``null``. ``absent_for`` (ms) is how long the other player has been gone, measured by the
-    server from its sockets (never read from the client); None: present."""
+    """R37: an opponent of a player whose every connection has been gone for the absence
+    limit claims the game: ``result`` ``win`` (by decision, cause ``abandonment``; in a game
+    of more than two seats the absent seat leaves, ranked last) or ``null``. ``seat`` is the
+    absent seat (in a two-seat game the other one, the default); ``absent_for`` (ms) how long
+    its player has been gone, measured by the server from its sockets (never read from the
+    client); None: present."""
 
     TYPE: ClassVar[str] = "claim"
     result: str = "win"
     absent_for: int | None = None
+    seat: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "result": self.result}
+        data: dict[str, Any] = {"type": self.TYPE, "result": self.result}
+        if self.seat:
+            data["seat"] = self.seat
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,25 +168,56 @@ class Resume(Command):
         return data
 
 
+#: What players may offer each other besides adjournment (R38), as a variant allows
+#: (``Variant.offers``): a null game (talu) or a draw.
+OFFERS = ("null", "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class Offer(Command):
+    """A player offers the others a ``null`` game or a ``draw`` (what the variant allows), or
+    accepts the offer standing: when every seat still playing agrees, the game ends so. An
+    offer stands until a seat declines it or another seat moves."""
+
+    TYPE: ClassVar[str] = "offer"
+    what: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "what": self.what}
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Command):
+    """A player declines the offer standing (a null game, a draw, an adjournment or a
+    resumption), or withdraws their own."""
+
+    TYPE: ClassVar[str] = "decline"
+
+
 COMMANDS: dict[str, type[Command]] = {c.TYPE: c for c in (
-    PlayStep, Resign, Warn, CountAsPass, Forfeit, DeclareNull, Announce, Flag, ClaimAbsence,
-    Adjourn, Resume, AddTime)}
+    PlayStep, Resign, Forfeit, DeclareNull, Announce, Flag, ClaimAbsence, Adjourn, Resume,
+    AddTime, Offer, Decline)}
+
+#: A game's own commands: wire type -> parser of the message (``BadCommand`` if wrong).
+Parsers = Mapping[str, Callable[[dict[str, Any]], Command]]
 
 
-def _reason(data: dict[str, Any], what: str) -> str:
+def reason_of(data: dict[str, Any], what: str) -> str:
     reason = data.get("reason")
     if not isinstance(reason, str):
         raise BadCommand(f"{what} needs a reason in words ('reason')")
     return reason
 
 
-def _side(data: dict[str, Any], what: str, required: bool = True) -> str:
-    side = data.get("side")
-    if side in (None, "") and not required:
+def seat_of(data: dict[str, Any], what: str, required: bool = True) -> str:
+    """The seat a command names (``side`` on the wire, as talu's clients send it; ``seat``
+    beside it), checked for its form; the match checks that the game has it."""
+    seat = data.get("seat", data.get("side"))
+    if seat in (None, "") and not required:
         return ""
-    if side not in ("I", "O"):
-        raise BadCommand(f"{what} names a side, I or O, not {side!r}")
-    return side
+    if not isinstance(seat, str) or not SEAT_ID.match(seat):
+        raise BadCommand(f"{what} names a seat ('side'), not {seat!r}")
+    return seat
 
 
 def resume_time(value: Any) -> int:
@@ -224,13 +242,17 @@ def resume_time(value: Any) -> int:
                      "and time with its offset, e.g. '2026-11-25T14:00:00+00:00'")
 
 
-def command_from_json(data: Any) -> Command:
-    """A command from its JSON form; ``BadCommand`` naming what is wrong."""
+def command_from_json(data: Any, game_commands: Parsers | None = None) -> Command:
+    """A command from its JSON form, one of the match's or of the game's own
+    (``game_commands``, ``GameRules.commands``); ``BadCommand`` naming what is wrong."""
     if not isinstance(data, dict):
         raise BadCommand("a command must be an object with a 'type'")
-    cls = COMMANDS.get(data.get("type"))  # type: ignore[arg-type]
+    kind = data.get("type")
+    if game_commands and isinstance(kind, str) and kind in game_commands:
+        return game_commands[kind](data)
+    cls = COMMANDS.get(kind)  # type: ignore[arg-type]
     if cls is None:
-        raise BadCommand(f"unknown command {data.get('type')!r}")
+        raise BadCommand(f"unknown command {kind!r}")
     if cls is PlayStep:
         return PlayStep(data.get("step"))
     if cls is Resign:
@@ -248,28 +270,24 @@ def command_from_json(data: Any) -> Command:
         result = data.get("result", "win")
         if result not in ("win", "null"):
             raise BadCommand("a claim asks for 'win' or 'null'")
-        return ClaimAbsence(result)
-    if cls is Warn:
-        side, reason = data.get("side"), data.get("reason")
-        if side not in ("I", "O") or not isinstance(reason, str):
-            raise BadCommand("a warning names a side (I or O) and a reason")
-        return Warn(side, reason)
-    if cls is CountAsPass:
-        turn = data.get("turn")
-        if not isinstance(turn, str):
-            raise BadCommand("count_as_pass names a turn already played, like '014 O' ('turn')")
-        return CountAsPass(turn, _reason(data, "count_as_pass"),
-                           _side(data, "count_as_pass", required=False))
+        return ClaimAbsence(result, seat=seat_of(data, "a claim", required=False))
+    if cls is Offer:
+        what = data.get("what")
+        if what not in OFFERS:
+            raise BadCommand(f"an offer is of a {' or a '.join(OFFERS)} ('what'), not {what!r}")
+        return Offer(what)
+    if cls is Decline:
+        return Decline()
     if cls is Forfeit:
-        return Forfeit(_side(data, "a forfeit"), _reason(data, "a forfeit"))
+        return Forfeit(seat_of(data, "a forfeit"), reason_of(data, "a forfeit"))
     if cls is DeclareNull:
-        return DeclareNull(_reason(data, "a null game"))
+        return DeclareNull(reason_of(data, "a null game"))
     if cls is AddTime:
         seconds = data.get("seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, int):
             raise BadCommand(f"add_time names the seconds to add, a whole number ('seconds'), "
                              f"not {seconds!r}")
-        return AddTime(_side(data, "add_time"), seconds, _reason(data, "add_time"))
+        return AddTime(seat_of(data, "add_time"), seconds, reason_of(data, "add_time"))
     message = data.get("message")
     if not isinstance(message, str):
         raise BadCommand("an announcement needs a 'message'")

@@ -1,6 +1,6 @@
 """The events a decided command causes (``play.games.protocol``), each with a visibility
-(everyone, one side, the arbiters: a sealed turn, R38, or an arbiter's note reaches only whom
-it may), and what one side may be shown of a state."""
+(everyone, one seat, the arbiters: a sealed turn, R38, or an arbiter's note reaches only whom
+it may), and what one seat may be shown of a state."""
 
 from __future__ import annotations
 
@@ -10,18 +10,20 @@ from typing import Any
 from play.games.protocol.actors import PLAYER
 
 EVERYONE, ARBITERS = "all", "arbiters"
-VISIBILITIES = (EVERYONE, "I", "O", ARBITERS)
+#: Who may be told of an event: everyone, the arbiters, or one seat (its id, any other value).
+VISIBILITIES = (EVERYONE, ARBITERS)
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened to a game, as stored in its numbered log (R40).
 
-    ``kind`` is the game's word for it (talu: ``step``, ``decide``, ``warn``, ``note``);
-    ``side`` the side that acted ("" when no side did); ``data`` what the game needs to evolve
-    its state; ``text`` a short human form ("A2-A3", "resigns"); ``actor`` the kind of actor
-    whose command caused it; ``visibility`` who may be told of it: everyone, one side only
-    (a sealed turn, R38) or the arbiters (an arbiter's note). Numbering is the store's.
+    ``kind`` is the game's or the match's word for it (talu: ``step``, ``warn``; the match's
+    ``decide``, ``note``, ...); ``side`` the seat that acted ("" when no seat did); ``data``
+    what the game needs to evolve its state; ``text`` a short human form ("A2-A3",
+    "resigns"); ``actor`` the kind of actor whose command caused it; ``visibility`` who may
+    be told of it: everyone, one seat only (a sealed turn, R38: the seat's id) or the
+    arbiters (an arbiter's note). Numbering is the store's.
     """
 
     kind: str
@@ -42,16 +44,16 @@ class Event:
                    data.get("visibility") or EVERYONE)
 
     def visible_to(self, side: str | None, arbiter: bool = False) -> bool:
-        """Whether a viewer playing ``side`` (None: a spectator) may be told of this event."""
+        """Whether a viewer holding seat ``side`` (None: a spectator) may be told of this
+        event. Arbiters see every seat's events."""
         v = self.visibility
-        return v == EVERYONE or (v == ARBITERS and arbiter) or (side is not None and v == side) \
-            or (arbiter and v in ("I", "O"))
+        return v == EVERYONE or arbiter or (side is not None and v == side)
 
 
 def viewer_state(state: dict[str, Any] | None, side: str | None) -> dict[str, Any] | None:
-    """A game's snapshot as a viewer playing ``side`` (None: a spectator) may see it. A
-    snapshot may carry ``sealed``: ``{"side", "state"}``, the position only that side may see
-    (its sealed turn, R38), beside everyone else's; that side gets its own (with the clocks
+    """A game's snapshot as a viewer holding seat ``side`` (None: a spectator) may see it. A
+    snapshot may carry ``sealed``: ``{"side", "state"}``, the position only that seat may see
+    (its sealed turn, R38), beside everyone else's; that seat gets its own (with the clocks
     and session keys of the shared one), everyone else the shared one without it."""
     if not state or "sealed" not in state:
         return state

@@ -1,35 +1,55 @@
-"""The game interface (``play.games.protocol``): what a game gives the server (``GameRules``),
-its state and result, and the options a game is created with. Talu is one game behind it
-(``play.games.talu.protocol``); a second game of the tafl family plugs in beside it."""
+"""The game contract (``play.games.protocol``): what a game gives the site, for any number of
+seats, and the options a game is created with.
+
+A game is its rules and nothing else: its variants and seats, which seat may act, what a
+seat's move does, when a turn ends, the result as ranks of seats, what a seat or a spectator
+may see, its notation. Everything players and arbiters do around the rules (resign, clocks,
+flags, absence claims, adjournment with a sealed turn, offers, the arbiter's decisions,
+announcements) is the **match**'s, written once for every game (``play.games.match``), which
+turns a ``GameRules`` into what the server runs.
+
+Games keep their own state (``E``, talu: its ``TaluGame``) and fold their own events into it
+in place (``evolve``: states are owned, the server's engine cache lends one to one caller at
+a time, ``play.store.engines``). Every other function is pure.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from play.games.protocol.actors import Actor
 from play.games.protocol.commands import Command
 from play.games.protocol.events import Event
+from play.games.protocol.result import Result
+from play.games.protocol.seats import Variant
+
+E = TypeVar("E")
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended: ``winner`` "I", "O" or None (no winner), ``reason`` the game's word
-    for why (talu: elimination, invasion, forfeit, null, decision; ``aborted``, R37, for a
-    game that never started), ``detail`` in words, ``cause`` why a decision was made (R37:
-    ``time``, ``resignation``, ``abandonment``; "" for a result on the board)."""
+class GameOptions:
+    """The settings a game is created with, beside its variant: ``auto_warn`` is talu's
+    automatic arbiter policy (R39 ``warn``; casual games have it, an event may switch it
+    ``off``), ``extra`` the game's own options (its ``Variant.options``), and the time control
+    with the moment the clocks start."""
 
-    winner: str | None
-    reason: str
-    detail: str = ""
-    cause: str = ""
+    auto_warn: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+    #: R36's time control, as its canonical text (``play.games.clock.parse``).
+    time_control: str = "untimed"
+    #: When the game began (ms since the epoch): the first clock runs from then.
+    started: int | None = None
+    #: The game is an event's (R41): a seat that does not complete its opening turn in time
+    #: loses it as an unplayed game, where a casual game is aborted (R36, R37).
+    in_event: bool = False
 
 
 class State(Protocol):
-    """A game's state as its rules keep it. ``game`` names its rules (``play.games.registry``),
-    ``version`` is the number of events folded into it (the log's version); the rest is the
-    game's own."""
+    """A game's state as the server holds it (``play.games.match.MatchState``): ``game``
+    names its rules (``play.games.registry``), ``version`` is the number of events folded
+    into it (the log's version)."""
 
     game: str
     version: int
@@ -38,59 +58,95 @@ class State(Protocol):
     def result(self) -> Result | None: ...
 
 
-class GameRules(Protocol):
-    """What a game (talu, later tablut) gives the server. Every function is pure apart from
-    ``evolve``, which folds the event into the state it is given (states are owned: the
-    server's engine cache lends one to one caller at a time, ``play.store.engines``)."""
+class GameRules(Protocol[E]):
+    """The contract a game implements (talu: ``play.games.talu.rules``; a tiny three-seat game
+    in ``tests/match/tinygame.py`` shows the least a game needs).
 
-    name: str
+    ``E`` is the game's own state. Event kinds are the game's words, stored forever; they
+    must not be the match's (``play.games.match.KINDS``). A game's own commands beyond a move
+    (talu's R14 ``warn`` and R39 ``count_as_pass``) are parsed by ``commands`` and decided by
+    ``decide_command``."""
 
-    def new_state(self, variant: str, options: GameOptions) -> State: ...
+    #: The game's key ("talu"), the first part of its variants' keys.
+    key: str
+    title: str
+    #: The game's variants by name ("standard"); keys are ``f"{key}/{name}"``.
+    variants: Mapping[str, Variant]
+    #: The game's own commands: wire type -> a parser of its JSON (``BadCommand`` if wrong).
+    commands: Mapping[str, Callable[[dict[str, Any]], Command]]
+    #: Which of ``commands`` only an arbiter (or the system) sends.
+    arbiter_commands: tuple[str, ...]
 
-    def decide(self, state: State, actor: Actor, command: Command,
-               now: datetime | None) -> list[Event]: ...
-
-    def evolve(self, state: State, event: Event) -> State: ...
-
-    def follow_up(self, state: State) -> list[Event]: ...
-
-    def snapshot(self, state: State) -> dict[str, Any]: ...
-
-    def turns(self, state: State) -> int:
-        """Turns completed so far: the server refreshes a game's notation when it grows."""
+    def new_engine(self, variant: Variant, options: GameOptions) -> E:
+        """The state of a new game of ``variant``."""
         ...
 
-    def notation(self, state: State) -> str:
-        """The game's record of play so far (talu: STGN), kept on the game's row."""
+    def to_act(self, e: E) -> tuple[str, ...]:
+        """The seats that may act now, in order: one for a game played turn by turn, several
+        for one that is not; () when the game is over."""
         ...
 
-    def side_to_move(self, state: State) -> str:
-        """The side whose turn it is ("" when the game is over)."""
+    def decide_move(self, e: E, seat: str, move: Any) -> list[Event]:
+        """The events of ``seat``'s move (the wire's ``step``: the game's own form), or a
+        ``CommandError`` in a player's words; ``e`` unchanged. The match has checked that the
+        game is live, not adjourned, and that ``seat`` may act."""
         ...
 
-    def deadline(self, state: State) -> int | None:
-        """When the running clock runs out (ms since the epoch), None when none runs (R36):
-        the server keeps it on the game's row so the worker flags the game then."""
+    def decide_command(self, e: E, actor: Actor, command: Command) -> list[Event]:
+        """The events of one of the game's own ``commands``; ``CommandError`` otherwise."""
         ...
 
-    def resume_at(self, state: State) -> int | None:
-        """When an adjourned game resumes at a time its arbiter set (ms since the epoch), None
-        when no such time is set (R38): kept on the game's row for the worker."""
+    def evolve(self, e: E, event: Event) -> None:
+        """Fold one of the game's own events into ``e`` (in place)."""
         ...
 
+    def on_match(self, e: E, event: Event, result: Result | None) -> None:
+        """The match folded one of its own events (``play.games.match.KINDS``): a decision
+        off the board (``result``: how the game ended by it), an arbiter's decision, an
+        adjournment. A game that records them in its notation (talu: R15, R34) does so here;
+        a seat that left a game of more than two (``leave``) must no longer be asked to act.
+        Most games need nothing."""
+        ...
 
-@dataclass(frozen=True, slots=True)
-class GameOptions:
-    """The settings a game is created with, beside its variant: ``auto_warn`` is the automatic
-    arbiter policy (R39 ``warn``; casual games have it, an event may switch it ``off``), and
-    the time control with the moment the clocks start."""
+    def follow_up(self, e: E, options: GameOptions) -> list[Event]:
+        """Events the game's standing policies add after every command (talu: the automatic
+        arbiter's warnings, R39); usually none."""
+        ...
 
-    auto_warn: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: R36's time control, as its canonical text (``play.games.clock.parse``).
-    time_control: str = "untimed"
-    #: When the game began (ms since the epoch): the first clock runs from then.
-    started: int | None = None
-    #: The game is an event's (R41): a side that does not complete its opening turn in time
-    #: loses it as an unplayed game, where a casual game is aborted (R36, R37).
-    in_event: bool = False
+    def turns(self, e: E) -> int:
+        """Turns completed so far. When it grows the turn has ended: the clock switches and
+        the server refreshes the game's notation."""
+        ...
+
+    def between_turns(self, e: E) -> bool:
+        """Whether no turn is in progress (a game is adjourned only between turns, R38)."""
+        ...
+
+    def result(self, e: E) -> Result | None:
+        """The result on the board (or as the game recorded a decision off it), None while
+        the game goes on."""
+        ...
+
+    def view(self, e: E, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) sees of the game: the board renderer's input.
+        The match adds the clocks, offers and adjournment beside it."""
+        ...
+
+    def notation(self, e: E) -> str:
+        """The game's record of play so far in its own notation (talu: STGN)."""
+        ...
+
+    def last_turn(self, e: E) -> tuple[str, str]:
+        """The last turn completed, as its label and its notation ("012 O", its line); ("",
+        "") before the first. A resumption reveals the sealed turn so (R38)."""
+        ...
+
+    def mark(self, e: E) -> dict[str, Any]:
+        """What the game's records keep of the position where a session ends (R38; talu: the
+        board and the count of arbiter decisions, for its session entries); {} if nothing."""
+        ...
+
+    def describe(self, result: Result) -> str:
+        """A result in a person's words ("Dark won: light resigned")."""
+        ...
+
