@@ -15,6 +15,7 @@ from typing import Any
 from play import games, ports
 from play.computer.account import mark_computer
 from play.games.protocol import ARBITERS, EVERYONE, viewer_state
+from play.games.registry import variant_of
 from play.models import Game
 from play.store import engines
 
@@ -70,7 +71,10 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
     status = game.status
     meta: dict[str, Any] = {
         "id": str(game.uuid),
+        "game": game.game,
         "variant": game.variant,
+        "variant_key": game.variant_key,
+        "seats": seat_specs(game),
         "rated": game.rated,
         "time_control": game.time_control,
         "status": status,
@@ -83,7 +87,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
     }
     if status != Game.LIVE:
         meta["result"] = {"winner": game.winner or None, "reason": game.reason,
-                          "cause": game.cause, "detail": game.detail}
+                          "cause": game.cause, "detail": game.detail, "ranks": game.ranks}
         if archive_pending:
             return meta
         archive = ports.directory().archive(game)
@@ -91,6 +95,13 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         meta["rating_changes"] = archive["rating_changes"]
         meta["archived"] = bool(archive.get("archived", archive["records"]))
     return meta
+
+
+def seat_specs(game: Game) -> list[dict[str, str]]:
+    """The game's seats as its variant names them, in playing order (``players`` says who
+    holds each): ``{"seat", "label", "kind"}`` (kind ``person`` or ``neutral``)."""
+    variant = variant_of(game.variant_key)
+    return [{"seat": s.id, "label": s.label, "kind": s.kind} for s in variant.seats]
 
 
 def server_time() -> int:
@@ -116,7 +127,7 @@ def visible(message: dict[str, Any], side: str | None, arbiter: bool = False) ->
     v = message.get("visibility", EVERYONE)
     if v == EVERYONE or arbiter or (side is not None and v == side):
         return message
-    if v == ARBITERS or v in ("I", "O"):
+    if v == ARBITERS or v != EVERYONE:  # the arbiters' or one seat's
         return {"version": message["version"], "kind": "hidden", "side": None, "data": {},
                 "text": "", "actor": message.get("actor"), "visibility": v}
     return message

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db import transaction
 
-from play import ports
+from play import ports, seats
 from play.games import clock
 from play.games.registry import VARIANT_NAMES
 from play.models import Game
@@ -52,6 +52,7 @@ def start_game(player_i, player_o, variant: str = "standard", rated: bool = True
                                    rated=rated, auto_warn=auto_warn, rating_i=rating_i,
                                    rating_o=rating_o, time_control=str(control),
                                    in_event=in_event)
+        seats.seat_players(game, [(player_i, rating_i), (player_o, rating_o)])
         if control.timed:
             first = clock.Clock(control, clock.ms(game.created)).deadline()
             game.deadline = event_log.deadline_at(first)

@@ -56,7 +56,8 @@ def applied(game: Game, state: Any, decided: Decided, seq: str | None,
     engines.put(game, state)
     meta_game = game
     if result is not None:  # the row as the append left it (not read again)
-        meta_game = Game(pk=game.pk, uuid=game.uuid, variant=game.variant, rated=game.rated,
+        meta_game = Game(pk=game.pk, uuid=game.uuid, game=game.game, variant=game.variant,
+                         rated=game.rated, ranks=dict(result.ranks) or None,
                          player_i_id=game.player_i_id, player_o_id=game.player_o_id,
                          rating_i=game.rating_i, rating_o=game.rating_o,
                          status=Game.FINISHED, version=batch.version,

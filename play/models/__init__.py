@@ -8,6 +8,7 @@ from play.models.lobby import Challenge
 from play.models.outbox import Outbox
 from play.models.pool import Pool, PoolEntry
 from play.models.presence import Watcher
+from play.models.seat import Seat
 
 __all__ = ["Challenge", "ComputerAccount", "ComputerGame", "Game", "GameEvent", "Outbox",
-           "Pool", "PoolEntry", "Watcher"]
+           "Pool", "PoolEntry", "Seat", "Watcher"]

@@ -14,17 +14,30 @@ from django.conf import settings
 from django.db import models
 
 from play.games.clock import time_label
-from play.games.registry import DEFAULT_VARIANT, variant_choices
+from play.games.registry import DEFAULT_VARIANT
 
 
 class Game(models.Model):
-    """A game on the site, in play or finished (``status``): its players, the ratings they
-    brought to it (S3 expectations use them, R23), its version and, once over, its result."""
+    """A game on the site, in play or finished (``status``): its game and variant (``game``,
+    ``variant``: ``variant_key`` is the catalogue's ``talu/standard``), its options, its seats
+    (``Seat`` rows: who holds each, the rating brought to it), its version and, once over,
+    its result (``ranks`` by seat; ``winner``, the seat ranked first alone, as talu's pages
+    and records have always read it).
+
+    A talu game's two seats are also its ``player_i``/``player_o`` and ``rating_i``/
+    ``rating_o`` (S3 expectations use them, R23): the columns every talu page, the registry
+    and the API read; its ``Seat`` rows say the same (written together at the start)."""
 
     LIVE, FINISHED = "live", "finished"
 
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    variant = models.CharField(max_length=16, choices=variant_choices(), default=DEFAULT_VARIANT)
+    #: The game's key in the catalogue (``play.games.registry``): "talu", "tafl", ...
+    game = models.CharField(max_length=16, default="talu")
+    #: The variant's name within its game ("standard", "11x11"): no choices list, so a new
+    #: game or variant needs no migration.
+    variant = models.CharField(max_length=16, default=DEFAULT_VARIANT)
+    #: The game's own options (``Variant.options``: tafl's king's immunity, ...).
+    options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
     #: The automatic arbiter policy (R39): ``warn`` both players once the game is flagged (R14).
     auto_warn = models.BooleanField(default=True)
@@ -38,7 +51,12 @@ class Game(models.Model):
     rating_o = models.BigIntegerField(default=250)
     status = models.CharField(max_length=10, default=LIVE)
     version = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, blank=True)  # "I", "O", "-" (null game) or ""
+    #: The seat ranked first alone ("I", "O"), "-" (no winner: null, or a tie) or "" (live,
+    #: aborted); ``ranks`` has the whole result.
+    winner = models.CharField(max_length=16, blank=True)
+    #: The result as ranks by seat (``play.games.protocol.Result``; None while live and for
+    #: a game without a result), written by the append with the result.
+    ranks = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=16, blank=True)
     #: Why a decision was made (R37): time, resignation, abandonment; "aborted"; "" else.
     cause = models.CharField(max_length=16, blank=True)
@@ -84,6 +102,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} game {self.uuid}"
+
+    @property
+    def variant_key(self) -> str:
+        """The variant as the catalogue keys it ("talu/standard")."""
+        return f"{self.game}/{self.variant}"
 
     def side_of(self, user) -> str | None:
         """The side ``user`` plays in this game, or None (a spectator)."""

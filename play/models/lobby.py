@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from play.games.clock import time_label
-from play.games.registry import DEFAULT_VARIANT, variant_choices
+from play.games.registry import DEFAULT_VARIANT
 
 
 class Challenge(models.Model):
@@ -19,7 +19,10 @@ class Challenge(models.Model):
     opponent = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    variant = models.CharField(max_length=16, choices=variant_choices(), default=DEFAULT_VARIANT)
+    #: The game and variant of the game it starts (``play.games.registry``; no choices list:
+    #: the form checks them against the catalogue).
+    game_key = models.CharField(max_length=16, default="talu")
+    variant = models.CharField(max_length=16, default=DEFAULT_VARIANT)
     rated = models.BooleanField(default=True)
     side = models.CharField(max_length=6, choices=SIDES, default="random")
     #: R36's time control of the game it starts (``play.games.clock``, canonical text).

@@ -39,7 +39,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from play.games.protocol import EVERYONE, Event, Result
-from play.models import Game, GameEvent, Outbox
+from play.models import Game, GameEvent, Outbox, Seat
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,8 @@ def _status_row(batch: Batch) -> dict[str, Any]:
     if r is not None:
         # An aborted game has no result at all (R37), not a null game ("-").
         row.update(status=Game.FINISHED, winner="" if r.reason == "aborted" else r.winner or "-",
-                   reason=r.reason, detail=r.detail[:200], cause=r.cause)
+                   reason=r.reason, detail=r.detail[:200], cause=r.cause,
+                   ranks=dict(r.ranks) if r.ranks else None)
     return row
 
 
@@ -132,18 +133,19 @@ def sql() -> str:
     ``ended`` puts a ``finished`` row in the outbox for each game it finished; the result counts
     the events stored per game."""
     game, event, outbox = Game._meta.db_table, GameEvent._meta.db_table, Outbox._meta.db_table
+    seat = Seat._meta.db_table
     return (
         f"WITH moved AS ("
         f"UPDATE {game} AS g SET version = s.new, stgn = COALESCE(s.stgn, g.stgn), "
         f"status = COALESCE(s.status, g.status), winner = COALESCE(s.winner, g.winner), "
         f"reason = COALESCE(s.reason, g.reason), detail = COALESCE(s.detail, g.detail), "
-        f"cause = COALESCE(s.cause, g.cause), "
+        f"cause = COALESCE(s.cause, g.cause), ranks = COALESCE(s.ranks, g.ranks), "
         f"deadline = to_timestamp(s.deadline / 1000.0), to_move = s.to_move, "
         f"resume_at = to_timestamp(s.resume_at / 1000.0), "
         f"finished = CASE WHEN s.status IS NULL THEN g.finished ELSE now() END "
         f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS s(id bigint, old integer, new integer, "
         f"stgn text, status text, winner text, reason text, detail text, cause text, "
-        f"deadline bigint, to_move text, resume_at bigint) "
+        f"ranks jsonb, deadline bigint, to_move text, resume_at bigint) "
         f"WHERE g.id = s.id AND g.version = s.old AND g.status = %(live)s "
         f"RETURNING g.id, g.status), "
         f"stored AS ("
@@ -158,7 +160,12 @@ def sql() -> str:
         f"ended AS ("
         f"INSERT INTO {outbox} (game_id, topic, created, due, claimed_by, attempts, last_error) "
         f"SELECT id, %(topic)s, now(), now(), '', 0, '' FROM moved WHERE status = %(finished)s "
-        f"RETURNING 1) "
+        f"RETURNING 1), "
+        f"ranked AS ("
+        f"UPDATE {seat} AS t SET rank = (r.ranks ->> t.seat)::smallint "
+        f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS r(id bigint, ranks jsonb) "
+        f"JOIN moved ON moved.id = r.id "
+        f"WHERE t.game_id = r.id AND r.ranks IS NOT NULL AND r.ranks ? t.seat RETURNING 1) "
         f"SELECT game_id, count(*) FROM stored GROUP BY game_id"
     )
 
@@ -191,7 +198,8 @@ def _append_orm(batch: Batch) -> bool:
     if batch.result is not None:
         now = timezone.now()
         changes.update(status=row["status"], winner=row["winner"], reason=row["reason"],
-                       detail=row["detail"], cause=row["cause"], finished=now)
+                       detail=row["detail"], cause=row["cause"], ranks=row["ranks"],
+                       finished=now)
     with transaction.atomic():
         moved = Game.objects.filter(pk=batch.game_pk, version=batch.expected_version,
                                     status=Game.LIVE).update(**changes)
@@ -200,6 +208,8 @@ def _append_orm(batch: Batch) -> bool:
         GameEvent.objects.bulk_create([GameEvent(**n.row(batch.game_pk))
                                        for n in batch.events])
         if batch.result is not None:
+            for seat, rank in (row["ranks"] or {}).items():
+                Seat.objects.filter(game_id=batch.game_pk, seat=seat).update(rank=rank)
             Outbox.objects.create(game_id=batch.game_pk, topic=Outbox.FINISHED, due=now)
     return True
 
