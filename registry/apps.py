@@ -7,9 +7,12 @@ class RegistryConfig(AppConfig):
 
     def ready(self) -> None:
         from play import lifecycle, ports
-        from registry import archiving, signals  # noqa: F401  (every account is a player)
+        from registry import archiving, other_games, signals  # noqa: F401  (signals: every
+        # account is a player)
         from registry.play_directory import RegistryDirectory
 
         ports.provide(RegistryDirectory())
         lifecycle.subscribe_finished("registry.archive", archiving.archive)
+        # the other games' records and ratings (issue 36); talu's are the archive's
+        lifecycle.subscribe_finished("registry.other_games", other_games.archive_other_game)
         lifecycle.subscribe_adjourned("registry.sessions", archiving.write_ended_sessions)

@@ -69,9 +69,9 @@ class Game(models.Model):
     #: the sockets (``play.live.presence``); None while connected.
     away_i = models.DateTimeField(null=True, blank=True)
     away_o = models.DateTimeField(null=True, blank=True)
-    #: The side to move ("" once over), kept by the append: a player's list of games says
+    #: The seat to move ("" once over), kept by the append: a player's list of games says
     #: whose turn it is without replaying any (``play.lobby.mygames``).
-    to_move = models.CharField(max_length=1, blank=True, default="I")
+    to_move = models.CharField(max_length=16, blank=True, default="I")
     #: The deadlines (one per turn) a "your turn" notice and a "one day left" reminder were
     #: sent for (correspondence, ``play.worker.notices``): at most one of each per turn.
     noticed = models.DateTimeField(null=True, blank=True)
@@ -141,11 +141,12 @@ class GameEvent(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     kind = models.CharField(max_length=8)
-    side = models.CharField(max_length=1, blank=True)  # the acting side ("" when none)
+    side = models.CharField(max_length=16, blank=True)  # the acting seat ("" when none)
     data = models.JSONField(default=dict)
     text = models.CharField(max_length=40, blank=True)  # "A2-A3", "end", "resigns", ...
     actor = models.CharField(max_length=8, default="player")  # play.games.protocol.ACTOR_KINDS
-    visibility = models.CharField(max_length=8, default="all")  # protocol.VISIBILITIES
+    #: protocol.VISIBILITIES, or the one seat that may see it (a sealed turn, R38)
+    visibility = models.CharField(max_length=16, default="all")
     caused_by = models.PositiveIntegerField(null=True, blank=True)
     seq = models.CharField(max_length=64, null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -78,3 +78,66 @@ def test_existing_game_rows_are_carried(players):
     assert tallied.rounds == tallied.tally["rounds"] > 0
     assert {p.pk: p.rating for p in RegistryPlayer.objects.all()} == expected_ratings(
         list(RegistryGame.objects.all()))
+
+
+# --- issue 36: play 0009 seats every game of today's database ------------------------------
+
+SEATS_BEFORE = [("play", "0008_h20_event_resume")]
+
+
+def _facts(client, games):
+    """What a person and the registry see of ``games``: each game page (less its form tokens
+    and the moment it was served), the game's records and the players' ratings and rating
+    changes."""
+    import re
+
+    from registry.models import GameRecord, RatingChange
+    moment = re.compile(r'(csrfmiddlewaretoken" value="|"server_time": )[^">,}]+')
+    pages = {str(g.uuid): moment.sub(r"\1", client.get(f"/games/{g.uuid}/").content.decode())
+             for g in games}
+    records = sorted(GameRecord.objects.values_list("game_id", "kind", "session", "content"))
+    changes = sorted(RatingChange.objects.values_list("game_id", "player_id", "model",
+                                                      "old_rating", "new_rating"))
+    ratings = sorted(RegistryPlayer.objects.values_list("pk", "rating"))
+    return pages, records, changes, ratings
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seats_migration_moves_todays_games_and_changes_no_page_record_or_rating(
+        players, client):
+    from play.commands.player import submit_as
+    from play.models import Game, Seat
+    from tests.site.gameplay import NULL_GAME
+
+    alice, bob, carol = players
+    won = start_game(alice, bob, rated=True)
+    play_line(won, FORFEIT_BY_I)
+    null = start_game(bob, carol, rated=True)
+    play_line(null, NULL_GAME)
+    live = start_game(carol, alice, rated=False, time_control="fischer 300+5")
+    assert submit_as(live.uuid, carol, "step", step={"kind": "move", "from": "A2", "to": "A3"},
+                     version=0).ok
+    games = [won, null, live]
+    seats = sorted(Seat.objects.values_list("game_id", "seat", "order", "kind", "user_id",
+                                            "rating", "rank"))
+    ranks = dict(Game.objects.values_list("pk", "ranks"))
+    assert ranks[won.pk] == {"I": 2, "O": 1} and ranks[null.pk] is None
+    assert ranks[live.pk] is None
+    client.force_login(alice)
+    before = _facts(client, games)
+
+    graph = MigrationExecutor(connection).loader.graph
+    latest = graph.leaf_nodes()
+    try:
+        old = migrate(SEATS_BEFORE)  # today's database: no seats, no ranks, no game key
+        assert "seat" not in {m._meta.model_name for m in old.get_app_config("play")
+                              .get_models()}
+    finally:
+        migrate(latest)
+    assert sorted(Seat.objects.values_list("game_id", "seat", "order", "kind", "user_id",
+                                           "rating", "rank")) == seats
+    assert dict(Game.objects.values_list("pk", "ranks")) == ranks
+    assert set(Game.objects.values_list("game", flat=True)) == {"talu"}
+    from play import gameview
+    gameview.forget()
+    assert _facts(client, games) == before
