@@ -234,13 +234,17 @@ def reason_words(reason: Any, what: str) -> str:
     return words
 
 
-def end(state: MatchState, actor: Actor, command: Forfeit | DeclareNull) -> Event:
-    """R39: the arbiter's forfeit (the seat loses; in a game of more, it leaves) or null."""
+def end(state: MatchState, actor: Actor, command: Forfeit | DeclareNull,
+        at: int | None = None) -> Event:
+    """R39: the arbiter's forfeit (the seat loses; in a game of more, it leaves, its clock
+    stopped at ``t`` and the next one's started, like any seat that leaves) or null."""
     if isinstance(command, Forfeit):
         reason = arbiter_action(state, actor, "declare a forfeit", command.reason,
                                 "a forfeit", command.side, "a forfeit names the side that loses")
-        return Event(FORFEIT, "", {"side": command.side, "reason": reason, "by": actor.name},
-                     f"forfeit {command.side}", actor.kind)
+        data: dict[str, Any] = {"side": command.side, "reason": reason, "by": actor.name}
+        if at is not None and len(state.variant.played) > 2:
+            data["t"] = at
+        return Event(FORFEIT, "", data, f"forfeit {command.side}", actor.kind)
     reason = arbiter_action(state, actor, "declare the game null", command.reason,
                             "a null game")
     return Event(NULL, "", {"reason": reason, "by": actor.name}, "null", actor.kind)

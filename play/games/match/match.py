@@ -36,6 +36,7 @@ from play.games.protocol import (
     Flag,
     Forfeit,
     GameOptions,
+    GameOver,
     GameRules,
     IllegalCommand,
     NotAllowed,
@@ -131,7 +132,7 @@ class Match:
         if isinstance(command, Decline):
             return [decisions.decline(state, actor, command)]
         if isinstance(command, (Forfeit, DeclareNull)):
-            return [decisions.end(state, actor, command)]
+            return [decisions.end(state, actor, command, at)]
         if isinstance(command, AddTime):
             return [decisions.add_time(state, actor, command, at)]
         if isinstance(command, Announce):
@@ -153,7 +154,7 @@ class Match:
         rules = self.rules
         to_act = rules.to_act(state.engine)
         if state.result is not None or not to_act:
-            raise decisions.GameOver(decisions.over_text(state))
+            raise GameOver(decisions.over_text(state))
         if actor.seat not in to_act:
             seat = to_act[0]
             raise NotYourTurn(f"it is {state.variant.label(seat)}'s turn ({seat}), not yours")
@@ -220,8 +221,8 @@ class Match:
         if clock is not None and isinstance(at, int):
             if state.result is not None:
                 clock.stop(at, flagged=event.side if state.cause == "time" else None)
-            elif kind == LEAVE:
-                clock.drop(data["seat"], at)
+            elif kind in (LEAVE, FORFEIT):  # a seat left a game of more than two
+                clock.drop(data.get("seat") or data["side"], at)
             elif rules.turns(engine) != turns:
                 to_act = rules.to_act(engine)
                 clock.end_turn(at, data.get("lag") or 0, to_act[0] if to_act else None)
@@ -260,6 +261,10 @@ class Match:
                     [staying, [leaving], *([s] for s in reversed(state.left))], "decision",
                     data.get("detail") or "", cause)
         self.rules.on_match(state.engine, event, result)
+        if leaving and kind != LEAVE:  # a game learns of every seat that leaves as a leave
+            self.rules.on_match(state.engine, Event(
+                LEAVE, leaving, {"seat": leaving, "cause": kind, "detail": data.get("reason")},
+                f"{leaving} leaves", event.actor), None)
         state.cause = cause
         if kind == ABORT:
             state.aborted = True

@@ -265,7 +265,7 @@ def command_from_json(data: Any, game_commands: Parsers | None = None) -> Comman
             raise BadCommand("a reason is text of at most 200 characters")
         if cls is Resume and data.get("at") is not None:
             return Resume(reason, resume_time(data["at"]))
-        return cls(reason)  # type: ignore[call-arg]
+        return cls(reason)
     if cls is ClaimAbsence:
         result = data.get("result", "win")
         if result not in ("win", "null"):

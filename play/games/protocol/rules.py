@@ -67,15 +67,31 @@ class GameRules(Protocol[E]):
     (talu's R14 ``warn`` and R39 ``count_as_pass``) are parsed by ``commands`` and decided by
     ``decide_command``."""
 
-    #: The game's key ("talu"), the first part of its variants' keys.
-    key: str
-    title: str
-    #: The game's variants by name ("standard"); keys are ``f"{key}/{name}"``.
-    variants: Mapping[str, Variant]
-    #: The game's own commands: wire type -> a parser of its JSON (``BadCommand`` if wrong).
-    commands: Mapping[str, Callable[[dict[str, Any]], Command]]
-    #: Which of ``commands`` only an arbiter (or the system) sends.
-    arbiter_commands: tuple[str, ...]
+    # The game's constants, read only (a game declares them as plain class attributes, of
+    # these types or narrower: a dict of its variants, a tuple of two commands).
+    @property
+    def key(self) -> str:
+        """The game's key ("talu"), the first part of its variants' keys."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def variants(self) -> Mapping[str, Variant]:
+        """The game's variants by name ("standard"); keys are ``f"{key}/{name}"``."""
+        ...
+
+    @property
+    def commands(self) -> Mapping[str, Callable[[dict[str, Any]], Command]]:
+        """The game's own commands: wire type -> a parser of its JSON (``BadCommand`` if
+        wrong)."""
+        ...
+
+    @property
+    def arbiter_commands(self) -> tuple[str, ...]:
+        """Which of ``commands`` only an arbiter (or the system) sends."""
+        ...
 
     def new_engine(self, variant: Variant, options: GameOptions) -> E:
         """The state of a new game of ``variant``."""
@@ -104,8 +120,9 @@ class GameRules(Protocol[E]):
         """The match folded one of its own events (``play.games.match.KINDS``): a decision
         off the board (``result``: how the game ended by it), an arbiter's decision, an
         adjournment. A game that records them in its notation (talu: R15, R34) does so here;
-        a seat that left a game of more than two (``leave``) must no longer be asked to act.
-        Most games need nothing."""
+        a seat that left a game of more than two (``leave``, ``data["seat"]``; told so after
+        the arbiter's ``forfeit`` too) must no longer be asked to act. Most games need
+        nothing."""
         ...
 
     def follow_up(self, e: E, options: GameOptions) -> list[Event]:
