@@ -14,14 +14,14 @@ idempotent: after a crash between its work and the row's ``done`` it runs again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
 
 from play import ports, seats
 from play.games import clock
-from play.games.registry import VARIANT_NAMES
+from play.games.registry import VARIANT_NAMES, variant_of
 from play.models import Game
 from play.store import log as event_log
 
@@ -36,25 +36,50 @@ class StartError(ValueError):
 def start_game(player_i, player_o, variant: str = "standard", rated: bool = True,
                auto_warn: bool = True, time_control: str = "untimed",
                in_event: bool = False) -> Game:
-    """Create a live game at version 0 and its registry entry (signed game entry, STGE).
-    A timed game's first clock (I's opening turn, R36) runs from its creation: the row
-    carries that deadline for the worker. ``in_event``: an event's round creates it (R41: a
-    missed opening turn is an unplayed loss, not an abort)."""
+    """A talu game of ``player_i`` (light, I) against ``player_o`` (dark, O): ``start_table``
+    with talu's variant (its bare name, as talu's rows and records have always said)."""
     if variant not in VARIANT_NAMES:
         raise StartError(f"unknown variant {variant!r}")
+    return start_table(f"talu/{variant}", [player_i, player_o], rated=rated,
+                       auto_warn=auto_warn, time_control=time_control, in_event=in_event)
+
+
+def start_table(variant_key: str, players: Sequence[Any], rated: bool = True,
+                auto_warn: bool = True, time_control: str = "untimed",
+                in_event: bool = False, options: dict[str, Any] | None = None) -> Game:
+    """Create a live game of any game at version 0, its seats held by ``players`` in the
+    variant's playing order (neutral seats stay empty), and its registry entry (talu: the
+    signed game entry, STGE). A timed game's first clock (the first seat's opening turn, R36)
+    runs from its creation: the row carries that deadline for the worker. ``in_event``: an
+    event's round creates it (R41: a missed opening turn is an unplayed loss, not an abort).
+    A two-seat game's players are also its ``player_i``/``player_o``; talu's carry the
+    ratings they bring (R23)."""
+    try:
+        variant = variant_of(variant_key)
+    except KeyError as err:
+        raise StartError(str(err.args[0])) from None
+    if len(players) != len(variant.played):
+        raise StartError(f"{variant.title} is played by {len(variant.played)} players, not "
+                         f"{len(players)}")
     try:
         control = clock.parse(time_control)
     except clock.TimeControlError as err:
         raise StartError(str(err)) from None
+    two = len(players) == 2
     with transaction.atomic():
-        rating_i, rating_o = ports.directory().ratings(player_i, player_o)
-        game = Game.objects.create(player_i=player_i, player_o=player_o, variant=variant,
-                                   rated=rated, auto_warn=auto_warn, rating_i=rating_i,
-                                   rating_o=rating_o, time_control=str(control),
-                                   in_event=in_event)
-        seats.seat_players(game, [(player_i, rating_i), (player_o, rating_o)])
+        ratings: list[int | None] = [None] * len(players)
+        talu: dict[str, Any] = {}
+        if variant.game == "talu":  # the book's ratings (R23), from the registry's ledger
+            ratings = list(ports.directory().ratings(players[0], players[1]))
+            talu = {"rating_i": ratings[0], "rating_o": ratings[1]}
+        game = Game.objects.create(
+            game=variant.game, variant=variant.name, options=options or {},
+            player_i=players[0] if two else None, player_o=players[1] if two else None,
+            rated=rated, auto_warn=auto_warn, time_control=str(control), in_event=in_event,
+            to_move=variant.played[0], **talu)
+        seats.seat_players(game, list(zip(players, ratings, strict=True)))
         if control.timed:
-            first = clock.Clock(control, clock.ms(game.created)).deadline()
+            first = clock.Clock(control, clock.ms(game.created), variant.played).deadline()
             game.deadline = event_log.deadline_at(first)
             Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
         ports.directory().game_started(game)

@@ -7,8 +7,9 @@ class RegistryConfig(AppConfig):
 
     def ready(self) -> None:
         from play import lifecycle, ports
-        from registry import archiving, other_games, signals  # noqa: F401  (signals: every
-        # account is a player)
+
+        # signals: every account is a player
+        from registry import archiving, other_games, signals  # noqa: F401
         from registry.play_directory import RegistryDirectory
 
         ports.provide(RegistryDirectory())

@@ -56,11 +56,15 @@ class RegistryDirectory:
                 "against": against}
 
     def game_started(self, game: Any) -> None:
-        services.write_game_entry(game)
+        """Talu's registry entry and signed game entry (STGE); nothing for another game."""
+        if services.keeps_book_records(game):
+            services.write_game_entry(game)
 
     def players(self, game: Any) -> dict[str, dict[str, Any]]:
-        """Both players in one query (an account without its registered player gets one,
-        R26)."""
+        """Both players of a talu game in one query (an account without its registered player
+        gets one, R26); another game's by its seats (``seat_players``)."""
+        if game.game != "talu":
+            return self.seat_players(game)
         found = {p.user_id: p for p in Player.objects.filter(
             user_id__in=(game.player_i_id, game.player_o_id)).select_related("user")}
         players = {}
@@ -73,6 +77,23 @@ class RegistryDirectory:
                              "rating": p.rating, "rating_at_start": start,
                              "stratum": p.stratum_code,
                              "profile": reverse("profile", args=[p.player_id])}
+        return players
+
+    def seat_players(self, game: Any) -> dict[str, dict[str, Any]]:
+        """The players of a game other than talu, by seat (neutral seats hold nobody): the
+        rating each brought (that game's, ``registry.game_ratings``); no stratum (talu's)."""
+        from play.models import Seat
+        seats = list(Seat.objects.filter(game_id=game.pk, user__isnull=False)
+                     .select_related("user").order_by("order"))
+        found = {p.user_id: p for p in Player.objects.filter(
+            user_id__in=[s.user_id for s in seats])}
+        players = {}
+        for s in seats:
+            p = found.get(s.user_id) or services.player_of(s.user)
+            players[s.seat] = {"name": s.user.get_username(), "player_id": p.player_id,
+                               "rating": s.rating, "rating_at_start": s.rating,
+                               "stratum": None,
+                               "profile": reverse("profile", args=[p.player_id])}
         return players
 
     def archive(self, game: Any) -> dict[str, Any]:

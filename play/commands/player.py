@@ -70,15 +70,20 @@ def submission(msg: dict[str, Any], game_id: str, side: str, lag: int = 0) -> Su
 
 def claim_command(msg: dict[str, Any], game_id: Any, side: str) -> ClaimAbsence:
     """A player's claim against an absent opponent (R37), with how long the opponent has
-    been gone as the server's sockets saw it (reads the database: call it off the loop)."""
+    been gone as the server's sockets saw it (reads the database: call it off the loop). In
+    a game of more than two the message names the absent ``seat``."""
     result = msg.get("result", "win")
+    named = msg.get("seat")
+    named = named if isinstance(named, str) and len(named) <= 16 else ""
     game = Game.objects.filter(uuid=game_id).first()
     absent_for = None
     if game is not None:
-        since = presence.away_since(game, "O" if side == "I" else "I")
+        others = [s for s in game.seat_ids() if s != side]
+        gone = named or (others[0] if len(others) == 1 else "")
+        since = presence.away_since(game, gone) if gone else None
         if since is not None:
             absent_for = max(0, int((timezone.now() - since).total_seconds() * 1000))
-    return ClaimAbsence(result if isinstance(result, str) else "?", absent_for)
+    return ClaimAbsence(result if isinstance(result, str) else "?", absent_for, seat=named)
 
 
 def submit_as(game: Any, user: Any, action: str, *, step: Any = None, version: Any = None,

@@ -21,7 +21,7 @@ from django.utils import timezone
 from play import conf, gameview
 from play.games import clock
 from play.live import presence_sql
-from play.models import Game, Watcher
+from play.models import Game, Seat, Watcher
 
 
 @cache
@@ -149,43 +149,40 @@ def spectator_count(game_pk: int) -> int:
 
 # --- absence (R37) ----------------------------------------------------------------------------
 
-_AWAY = {"I": "away_i", "O": "away_o"}
-
-
 def _present(game_pk: int, side: str) -> bool:
-    """Whether a socket of ``side``'s player on the game is alive (any process)."""
+    """Whether a socket of seat ``side``'s player on the game is alive (any process)."""
     return Watcher.objects.filter(game_id=game_pk, side=side,
                                   seen__gte=_stale_cutoff()).exists()
 
 
 def player_arrived(game_pk: int, side: str
                    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """``side``'s player has a socket again: its absence ends. Returns the ``absence``
-    message ending it (None: it was not away) and the one of the opponent's absence, if
-    the opponent is away (for the arriving socket)."""
-    back = Game.objects.filter(pk=game_pk, **{f"{_AWAY[side]}__isnull": False}).update(
-        **{_AWAY[side]: None})
+    """Seat ``side``'s player has a socket again: its absence ends. Returns the ``absence``
+    message ending it (None: it was not away) and one of another seat's absence, if another
+    player is away (for the arriving socket; the first in seat order)."""
+    back = Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=False).update(away=None)
     game = Game.objects.filter(pk=game_pk).first()
     if game is None or _limit(game.time_control) is None:
         return None, None
-    other = "O" if side == "I" else "I"
     away = None
-    if game.is_live and getattr(game, _AWAY[other]) is not None:
-        away = absence_message(other, getattr(game, _AWAY[other]), game.time_control)
+    if game.is_live:
+        other = Seat.objects.filter(game_id=game_pk, away__isnull=False).exclude(seat=side) \
+            .order_by("order").values_list("seat", "away").first()
+        if other is not None:
+            away = absence_message(other[0], other[1], game.time_control)
     return (absence_message(side, None, game.time_control) if back else None), away
 
 
 def player_left(game_pk: int, side: str) -> dict[str, Any] | None:
-    """A socket of ``side``'s player closed: when it was the last, its absence starts now
-    (kept if it had started already). The ``absence`` message for the game's sockets
+    """A socket of seat ``side``'s player closed: when it was the last, its absence starts
+    now (kept if it had started already). The ``absence`` message for the game's sockets
     (docs/protocol.md), or None (still connected, or the game is not live)."""
     if _present(game_pk, side):
         return None
-    now = timezone.now()
-    Game.objects.filter(pk=game_pk, status=Game.LIVE, **{f"{_AWAY[side]}__isnull": True}) \
-        .update(**{_AWAY[side]: now})
-    row = Game.objects.filter(pk=game_pk, status=Game.LIVE).values_list(
-        _AWAY[side], "time_control").first()
+    Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=True,
+                        game__status=Game.LIVE).update(away=timezone.now())
+    row = Seat.objects.filter(game_id=game_pk, seat=side, game__status=Game.LIVE).values_list(
+        "away", "game__time_control").first()
     if row is None or row[0] is None or _limit(row[1]) is None:
         return None  # nobody is told of an absence that can never be claimed
     return absence_message(side, row[0], row[1])
@@ -208,36 +205,38 @@ def absence_message(side: str, since, time_control: str) -> dict[str, Any]:
 
 
 def away_since(game: Game, side: str):
-    """Since when every connection of ``side``'s player has been gone, or None (connected).
-    A process killed with the player's sockets leaves stale rows and no ``away`` mark: the
-    absence then counts from their last heartbeat; a player who never connected, from the
-    game's start."""
-    return away_sides([game])[game.pk][side]
+    """Since when every connection of seat ``side``'s player has been gone, or None
+    (connected). A process killed with the player's sockets leaves stale rows and no ``away``
+    mark: the absence then counts from their last heartbeat; a player who never connected,
+    from the game's start."""
+    return away_sides([game])[game.pk].get(side)
 
 
 def away_sides(games: list[Game]) -> dict[int, dict[str, Any]]:
-    """``away_since`` of both sides of every game in ``games`` (by the game's pk), in at most
-    two queries whatever their number: the arbiter's console shows each game's absences
-    (R37) and refreshes them every few seconds."""
+    """``away_since`` of every played seat of every game in ``games`` (by the game's pk), in
+    at most three queries whatever their number: the arbiter's console shows each game's
+    absences (R37) and refreshes them every few seconds."""
     pks = [g.pk for g in games]
-    present = set(Watcher.objects.filter(game_id__in=pks, side__in=("I", "O"),
-                                         seen__gte=_stale_cutoff())
-                  .values_list("game_id", "side"))
+    seats: dict[int, list[tuple[str, Any]]] = {pk: [] for pk in pks}
+    for game_id, seat, away in Seat.objects.filter(game_id__in=pks).exclude(
+            kind=Seat.NEUTRAL).order_by("game_id", "order").values_list("game_id", "seat",
+                                                                       "away"):
+        seats[game_id].append((seat, away))
+    present = set(Watcher.objects.filter(game_id__in=pks, seen__gte=_stale_cutoff())
+                  .exclude(side="").values_list("game_id", "side"))
     out: dict[int, dict[str, Any]] = {}
     unmarked: list[tuple[Game, str]] = []
     for g in games:
         out[g.pk] = {}
-        for side in ("I", "O"):
-            mark = None if (g.pk, side) in present else getattr(g, _AWAY[side])
+        for side, away in seats[g.pk]:
+            mark = None if (g.pk, side) in present else away
             out[g.pk][side] = mark
             if mark is None and (g.pk, side) not in present:
                 unmarked.append((g, side))
     if unmarked:
         last = {(row["game_id"], row["side"]): row["last"] for row in
-                Watcher.objects.filter(game_id__in={g.pk for g, _ in unmarked},
-                                       side__in=("I", "O"))
-                .values("game_id", "side").annotate(last=Max("seen"))}
+                Watcher.objects.filter(game_id__in={g.pk for g, _ in unmarked})
+                .exclude(side="").values("game_id", "side").annotate(last=Max("seen"))}
         for g, side in unmarked:
             out[g.pk][side] = last.get((g.pk, side)) or g.created
     return out
-

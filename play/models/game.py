@@ -41,11 +41,15 @@ class Game(models.Model):
     rated = models.BooleanField(default=True)
     #: The automatic arbiter policy (R39): ``warn`` both players once the game is flagged (R14).
     auto_warn = models.BooleanField(default=True)
+    #: A two-seat game's players, first seat and second (talu's I and O), as every list and
+    #: page of two-player games reads them; None in a game of more seats (``Seat`` rows).
     player_i = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+        blank=True
     )
     player_o = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+        blank=True
     )
     rating_i = models.BigIntegerField(default=250)
     rating_o = models.BigIntegerField(default=250)
@@ -65,10 +69,6 @@ class Game(models.Model):
     #: When the running clock runs out, kept by the append with every batch (None: no clock
     #: runs); the worker flags live games whose deadline has passed (``play.worker.clocks``).
     deadline = models.DateTimeField(null=True, blank=True)
-    #: Since when every connection of a side's player has been gone (R37's absence), kept by
-    #: the sockets (``play.live.presence``); None while connected.
-    away_i = models.DateTimeField(null=True, blank=True)
-    away_o = models.DateTimeField(null=True, blank=True)
     #: The seat to move ("" once over), kept by the append: a player's list of games says
     #: whose turn it is without replaying any (``play.lobby.mygames``).
     to_move = models.CharField(max_length=16, blank=True, default="I")
@@ -109,14 +109,24 @@ class Game(models.Model):
         return f"{self.game}/{self.variant}"
 
     def side_of(self, user) -> str | None:
-        """The side ``user`` plays in this game, or None (a spectator)."""
+        """The seat ``user`` holds in this game, or None (a spectator). A two-seat game reads
+        its two columns; a game of more seats its ``Seat`` rows (the first the user holds)."""
         if user is None or not getattr(user, "is_authenticated", False):
             return None
-        if user.pk == self.player_i_id:
-            return "I"
-        if user.pk == self.player_o_id:
-            return "O"
-        return None
+        if self.player_i_id is not None or self.player_o_id is not None:
+            order = self.seat_ids()
+            if user.pk == self.player_i_id:
+                return order[0]
+            if user.pk == self.player_o_id:
+                return order[1]
+            return None
+        return self.seats.filter(user_id=user.pk).order_by("order").values_list(
+            "seat", flat=True).first()
+
+    def seat_ids(self) -> tuple[str, ...]:
+        """The variant's seat ids in playing order (no query: the catalogue's)."""
+        from play.games.registry import variant_of
+        return variant_of(self.variant_key).seat_ids
 
     @property
     def is_live(self) -> bool:

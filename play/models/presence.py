@@ -21,8 +21,8 @@ class Watcher(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="watchers")
     channel_name = models.CharField(max_length=200, unique=True)
     role = models.CharField(max_length=10)  # "player" or "spectator"
-    #: The side a player's socket plays ("" for a spectator): R37's absence is per side.
-    side = models.CharField(max_length=1, blank=True, default="", db_default="")
+    #: The seat a player's socket holds ("" for a spectator): R37's absence is per seat.
+    side = models.CharField(max_length=16, blank=True, default="", db_default="")
     server = models.CharField(max_length=64, blank=True)  # the process instance holding it
     seen = models.DateTimeField(default=timezone.now)  # last heartbeat of the socket
     created = models.DateTimeField(auto_now_add=True)

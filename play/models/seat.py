@@ -33,6 +33,9 @@ class Seat(models.Model):
     #: The seat's rank once the game is over (1 best, ties share one; None: no result).
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
+    #: Since when every connection of the seat's player has been gone (R37's absence), kept
+    #: by the sockets (``play.live.presence``); None while connected.
+    away = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

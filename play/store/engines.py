@@ -34,12 +34,13 @@ _lock = threading.Lock()
 
 
 def options_of(game: Game) -> GameOptions:
-    """The options a game's state is built with: its arbiter policy, its time control, the
-    moment its first clock started (the row's creation, R36) and whether it is an event's
-    (R41)."""
+    """The options a game's state is built with: its arbiter policy, the game's own options,
+    its time control, the moment its first clock started (the row's creation, R36) and
+    whether it is an event's (R41)."""
     started = ms(game.created) if game.created is not None else None
-    return GameOptions(auto_warn=game.auto_warn, time_control=game.time_control,
-                       started=started, in_event=game.in_event)
+    return GameOptions(auto_warn=game.auto_warn, extra=dict(game.options or {}),
+                       time_control=game.time_control, started=started,
+                       in_event=game.in_event)
 
 
 def _events(game: Game, after: int, upto: int) -> list[Event]:
@@ -54,7 +55,7 @@ def _events(game: Game, after: int, upto: int) -> list[Event]:
 
 def replay(game: Game, upto: int | None = None) -> State:
     """The state of ``game`` rebuilt from its log (up to version ``upto``, by default all)."""
-    state = games.new_state(game.variant, options_of(game))
+    state = games.new_state(game.variant_key, options_of(game))
     if upto == 0:  # a game nobody has moved in: no log to read (a game's end opens four
         return state  # sockets on a new game, issue 7)
     upto = game.version if upto is None else upto
@@ -109,7 +110,8 @@ def put(game: Game, state: State) -> None:
             _states.popitem(last=False)
         key = str(game.uuid)
         if state.result is None and key not in _rows:
-            _rows[key] = Game(pk=game.pk, uuid=game.uuid, variant=game.variant,
+            _rows[key] = Game(pk=game.pk, uuid=game.uuid, game=game.game,
+                              variant=game.variant, options=game.options,
                               rated=game.rated, auto_warn=game.auto_warn,
                               time_control=game.time_control, created=game.created,
                               in_event=game.in_event,

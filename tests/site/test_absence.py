@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from play.games.clock import parse
 from play.lifecycle import start_game
-from play.models import Game
+from play.models import Game, Seat
 from play.store import engines
 from tests.site.wsutil import connect, receive
 
@@ -47,8 +47,8 @@ async def test_claim_only_after_the_absence_limit(players, cookies):
     row = await Game.objects.aget(pk=game.pk)
     assert row.is_live and row.version == 0
     # The limit passes (bob's absence moved 22 s into the past): the claim wins.
-    await Game.objects.filter(pk=game.pk).aupdate(
-        away_o=timezone.now() - timedelta(seconds=22))
+    await Seat.objects.filter(game_id=game.pk, seat="O").aupdate(
+        away=timezone.now() - timedelta(seconds=22))
     await comm_i.send_json_to({"type": "claim", "result": "win", "seq": "c2"})
     assert (await receive(comm_i, "ack"))["type"] == "ack"
     update = await receive(comm_i, "update")
@@ -71,8 +71,8 @@ async def test_return_stops_the_countdown_and_null_claim(players, cookies):
     assert back["side"] == "O" and back["since"] is None
     await comm_o.disconnect()
     await receive(comm_i, "absence")
-    await Game.objects.filter(pk=game.pk).aupdate(
-        away_o=timezone.now() - timedelta(seconds=60))
+    await Seat.objects.filter(game_id=game.pk, seat="O").aupdate(
+        away=timezone.now() - timedelta(seconds=60))
     await comm_i.send_json_to({"type": "claim", "result": "null", "seq": "n1"})
     assert (await receive(comm_i, "ack"))["type"] == "ack"
     row = await Game.objects.aget(pk=game.pk)

@@ -22,7 +22,7 @@ from play.commands import arbiter as arbiter_commands
 from play.commands.player import submit_as
 from play.games.talu import read_stgn
 from play.lifecycle import start_game
-from play.models import Game, GameEvent
+from play.models import Game, GameEvent, Seat
 from play.worker import clocks
 from registry import arbiters, archiving, services
 from registry.models import AffiliatedBody, AuditEntry, GameRecord, RegistryGame
@@ -650,7 +650,8 @@ def test_the_console_shows_clocks_and_absences(cast, client, game):
 
     timed = _timed(cast)
     Watcher.objects.create(game=timed, channel_name="alice-socket", role="player", side="I")
-    Game.objects.filter(pk=timed.pk).update(away_o=timezone.now() - timedelta(seconds=60))
+    Seat.objects.filter(game_id=timed.pk, seat="O").update(
+        away=timezone.now() - timedelta(seconds=60))
     client.force_login(cast["arbiter"])
 
     def row():
