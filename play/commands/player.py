@@ -78,7 +78,7 @@ def claim_command(msg: dict[str, Any], game_id: Any, side: str) -> ClaimAbsence:
     game = Game.objects.filter(uuid=game_id).first()
     absent_for = None
     if game is not None:
-        others = [s for s in game.seat_ids() if s != side]
+        others = [s for s in game.played_seats() if s != side]
         gone = named or (others[0] if len(others) == 1 else "")
         since = presence.away_since(game, gone) if gone else None
         if since is not None:

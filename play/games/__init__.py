@@ -43,15 +43,7 @@ def run(state: State, actor: Actor, command: Command, now: datetime | None = Non
     """Decide ``command`` and fold its events, then the follow-ups, into ``state``: the events
     of one command as the log stores them, in order. On a ``CommandError`` the state is
     unchanged."""
-    rules = rules_of(state)
-    events = rules.decide(state, actor, command, now)
-    for event in events:
-        rules.evolve(state, event)
-    while more := rules.follow_up(state):
-        for event in more:
-            rules.evolve(state, event)
-        events.extend(more)
-    return events
+    return rules_of(state).run(state, actor, command, now)  # type: ignore[arg-type]
 
 
 def snapshot(state: State) -> dict[str, Any]:

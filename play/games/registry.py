@@ -4,7 +4,10 @@ Each game is a pure package with a ``GameRules`` (``play.games.protocol.rules``)
 match (``play.games.match.Match``). A variant is keyed by its game (``talu/standard``,
 ``tafl/11x11``); talu's variants are also known by their bare names (``standard``), as every
 talu game and record has always named them (R3, R31). Adding a game is adding its ``Match``
-to ``GAMES``; nothing on the server path changes.
+to ``GAMES``, and its optional parts (``play.games.protocol.parts``: a computer opponent, a
+review, lessons, a result in words, a demo game) to ``PARTS``; nothing on the server path
+changes. The server path asks here by a game's key and imports no game package
+(``tests/test_server_path.py``).
 """
 
 from __future__ import annotations
@@ -12,10 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from play.games.match.match import Match
-from play.games.protocol import GameOptions, State, Variant
+from play.games.protocol import ABORTED, GameOptions, Result, State, Variant
+from play.games.protocol.parts import NO_PARTS, ComputerPlayer, GameParts
+from play.games.talu.parts import PARTS as TALU_PARTS
 from play.games.talu.protocol import RULES as TALU
 
 GAMES: dict[str, Match] = {m.name: m for m in (TALU,)}
+#: game key -> its optional parts (a game not named here has none).
+PARTS: dict[str, GameParts] = {TALU.name: TALU_PARTS}
+#: The game of the site's bare variant names, its rules page and its lessons.
+DEFAULT_GAME = TALU.name
 
 #: variant key -> the match that plays it, in the order players are offered them; talu's
 #: bare names first (what its rows and records store).
@@ -26,6 +35,25 @@ VARIANTS: dict[str, Match] = {
 #: The variant names a talu game is created with (its rows, forms and records).
 VARIANT_NAMES: tuple[str, ...] = tuple(TALU.variants)
 DEFAULT_VARIANT = "standard"
+
+
+def register(match: Match) -> None:
+    """Add a game to the catalogue (its variants by key). The site's games are listed above;
+    tests register a game of their own (``tests/match/tinygame.py``) and ``unregister`` it."""
+    GAMES[match.name] = match
+    for v in match.variants.values():
+        VARIANTS[v.key] = match
+
+
+def unregister(name: str) -> None:
+    match = GAMES.pop(name)
+    for v in match.variants.values():
+        VARIANTS.pop(v.key, None)
+
+
+def titles() -> dict[str, str]:
+    """Every game's key -> its title, in the catalogue's order."""
+    return {key: m.rules.title for key, m in GAMES.items()}
 
 
 def variant_choices() -> list[tuple[str, str]]:
@@ -53,3 +81,49 @@ def rules_of(state: State) -> Match:
 
 def new_state(variant: str, options: GameOptions | None = None) -> Any:
     return rules_for(variant).new_state(variant, options or GameOptions())
+
+
+def parts_of(game: str) -> GameParts:
+    """The optional parts of the game keyed ``game`` (none for a game without them)."""
+    return PARTS.get(game, NO_PARTS)
+
+
+def game_of(variant: str) -> str:
+    """The key of the game that plays ``variant`` (a key or a talu bare name); ``KeyError``."""
+    return rules_for(variant).name
+
+
+def computer_for(variant: str) -> ComputerPlayer | None:
+    """The computer opponent of ``variant``'s game, None when the game has none (the site
+    offers "play the computer" only where there is one); ``KeyError`` for an unknown variant."""
+    return parts_of(game_of(variant)).computer
+
+
+def result_words(game: str, winner: str | None, reason: str, detail: str = "",
+                 cause: str = "", ranks: dict[str, int] | None = None) -> str:
+    """A stored game's result in a person's words, for the lists of games: the game's own
+    words when it gives them (``GameParts.result_words``), else its rules' ``describe`` of the
+    result as ranks."""
+    own = parts_of(game).result_words
+    if own is not None:
+        return own(winner, reason, detail, cause)
+    if reason == ABORTED:  # R37: no result at all
+        return "aborted: no result"
+    try:
+        result = Result(ranks or ({winner: 1} if winner and winner != "-" else {}), reason,
+                        detail, cause)
+    except ValueError:  # ranks as stored that are not ranks: say why it ended, no more
+        result = Result({}, reason, detail, cause)
+    match = GAMES.get(game)
+    if match is None:
+        return reason or "finished"
+    return match.rules.describe(result)
+
+
+def seat_words(seat: str, variant: str = DEFAULT_VARIANT) -> str:
+    """A seat's label for people ("light" for talu's ``I``), "nobody" for no such seat."""
+    try:
+        spec = variant_of(variant)
+    except KeyError:
+        return "nobody"
+    return spec.label(seat) if seat in spec.seat_ids else "nobody"

@@ -114,7 +114,7 @@ class Game(models.Model):
         if user is None or not getattr(user, "is_authenticated", False):
             return None
         if self.player_i_id is not None or self.player_o_id is not None:
-            order = self.seat_ids()
+            order = self.played_seats()
             if user.pk == self.player_i_id:
                 return order[0]
             if user.pk == self.player_o_id:
@@ -123,10 +123,11 @@ class Game(models.Model):
         return self.seats.filter(user_id=user.pk).order_by("order").values_list(
             "seat", flat=True).first()
 
-    def seat_ids(self) -> tuple[str, ...]:
-        """The variant's seat ids in playing order (no query: the catalogue's)."""
+    def played_seats(self) -> tuple[str, ...]:
+        """The ids of the seats someone holds, in playing order (neutral seats left out; no
+        query: the catalogue's)."""
         from play.games.registry import variant_of
-        return variant_of(self.variant_key).seat_ids
+        return variant_of(self.variant_key).played
 
     @property
     def is_live(self) -> bool:

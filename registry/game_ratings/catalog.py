@@ -1,16 +1,16 @@
-"""The games rated here and their names, until the game catalogue of issue 36 exists.
-
-``GAME_NAMES`` is a stand-in: when the games become packages, the catalogue replaces it (the
-rest of this app asks only ``game_name`` and ``rated_games``). Talu is not here on purpose: its
-ratings are the book's ledger (R30), not a Weng-Lin rating.
+"""The games rated here and their names: every game of the catalogue
+(``play.games.registry``) but talu, whose ratings are the book's ledger (R30), not a
+Weng-Lin rating; and, until their packages land, the games the site is building (issues 37
+and 42: ``PLANNED``), so their boards and ratings exist from their first game.
 """
 
 from __future__ import annotations
 
 import re
 
-#: game key -> the name shown (replace with the game catalogue when it exists)
-GAME_NAMES: dict[str, str] = {"tafl": "Tafl", "tablut": "Tablut", "talat": "Talat"}
+#: The games being built (issues 42 and 37), key -> name, until the catalogue has them.
+PLANNED: dict[str, str] = {"tafl": "Tafl", "tablut": "Tablut", "talat": "Talat"}
+TALU = "talu"
 
 #: A game or variant key as stored and as it appears in an address: short, lower case.
 KEY_RE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
@@ -18,12 +18,14 @@ KEY_RE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
 
 def rated_games() -> dict[str, str]:
     """The games rated by this app, key -> name, in the order they are shown."""
-    return dict(GAME_NAMES)
+    from play.games.registry import titles
+    games = {k: v for k, v in titles().items() if k != TALU}
+    return {**games, **{k: v for k, v in PLANNED.items() if k not in games}}
 
 
 def game_name(key: str) -> str | None:
     """The name of the rated game ``key``, or None when the site rates no such game."""
-    return GAME_NAMES.get(key)
+    return rated_games().get(key)
 
 
 def is_key(text: str) -> bool:

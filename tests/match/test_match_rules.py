@@ -70,7 +70,7 @@ def add(n: int = 1, again: bool = False) -> PlayStep:
 
 class Table:
     """One game and its log, as the server keeps them: ``run`` decides a command, folds its
-    events and the follow-ups (``play.games.run`` for a game of the registry)."""
+    events and the follow-ups (``Match.run``, as ``play.games.run`` does)."""
 
     def __init__(self, variant: str = "race", tc: str = "untimed", **options: Any) -> None:
         self.variant = variant
@@ -79,13 +79,7 @@ class Table:
         self.log: list[Event] = []
 
     def run(self, actor: Actor, command: Command, t: float | None = None) -> list[Event]:
-        events = MATCH.decide(self.state, actor, command, at(t) if t is not None else None)
-        for event in events:
-            MATCH.evolve(self.state, event)
-        while more := MATCH.follow_up(self.state):
-            for event in more:
-                MATCH.evolve(self.state, event)
-            events.extend(more)
+        events = MATCH.run(self.state, actor, command, at(t) if t is not None else None)
         self.log += events
         return events
 

@@ -193,6 +193,20 @@ class Match:
         return sessions.decide_resume(state.sessions, actor, command, at, state.seats,
                                       self.rules.last_turn(state.engine))
 
+    def run(self, state: MatchState, actor: Any, command: Command,
+            now: datetime | None = None) -> list[Event]:
+        """Decide ``command`` and fold its events, then the follow-ups, into ``state``: the
+        events of one command as the log stores them, in order. On a ``CommandError`` the
+        state is unchanged."""
+        events = self.decide(state, actor, command, now)
+        for event in events:
+            self.evolve(state, event)
+        while more := self.follow_up(state):
+            for event in more:
+                self.evolve(state, event)
+            events.extend(more)
+        return events
+
     # --- evolving -----------------------------------------------------------------------------
     def evolve(self, state: MatchState, event: Event) -> MatchState:
         """Fold ``event`` into ``state`` (in place) and count it. Raises the game's error for

@@ -1,0 +1,96 @@
+"""A game of three seats through the server path (issue 36): started with its seats, played
+by each seat's player through the one command path, a seat that resigns leaves and is ranked
+last, and the finished game's ranks, seats, signed record and ratings are written. The game is
+the match's tiny test game (tests/match/tinygame.py), registered in the catalogue for the
+test: the server path knows no game, so any registered one plays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from play.commands.player import submit_as
+from play.games.match.match import Match
+from play.games.registry import register, unregister
+from play.lifecycle import StartError, start_table
+from play.models import Game, Seat
+from play.worker.loop import run_due
+from registry.game_ratings.models import GameRatingChange
+from registry.models import SignedGameRecord
+from registry.records.game_record import verify_document
+from tests.match.tinygame import TinyRules
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tiny():
+    match = Match(TinyRules())
+    register(match)
+    yield match
+    unregister(match.name)
+
+
+def _play(game, user, action, **kwargs):
+    game.refresh_from_db()
+    return submit_as(game.uuid, user, action, version=game.version, **kwargs)
+
+
+def test_three_players_play_a_game_to_its_ranks_record_and_ratings(tiny, make_user, client):
+    ana, ben, cyd = (make_user(n) for n in ("ana", "ben", "cyd"))
+    game = start_table("tiny/race", [ana, ben, cyd], rated=True)
+    assert (game.game, game.variant, game.player_i, game.player_o) == ("tiny", "race", None,
+                                                                       None)
+    assert list(Seat.objects.filter(game=game).values_list("seat", "user_id", "kind")) == [
+        ("1", ana.pk, "person"), ("2", ben.pk, "person"), ("3", cyd.pk, "person")]
+    assert game.side_of(ben) == "2"
+
+    assert _play(game, ana, "step", step={"add": 2}).ok
+    refused = _play(game, cyd, "step", step={"add": 2})  # it is ben's turn
+    assert refused.code == "not_your_turn" and "two's turn (2)" in refused.reason
+    assert _play(game, ben, "step", step={"add": 1}).ok
+    assert _play(game, cyd, "step", step={"add": 2}).ok
+    assert _play(game, ben, "resign").ok  # ben leaves; ana and cyd play on
+    game.refresh_from_db()
+    assert game.is_live
+    refused = _play(game, ben, "step", step={"add": 2})
+    assert not refused.ok and "left" in refused.reason
+    assert _play(game, ana, "step", step={"add": 1}).ok
+    assert _play(game, cyd, "resign").ok  # one seat is left: the game is over
+    run_due()  # the worker's subscribers: the record and the ratings
+
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner == "1"
+    assert game.ranks == {"1": 1, "3": 2, "2": 3}
+    assert dict(Seat.objects.filter(game=game).values_list("seat", "rank")) == game.ranks
+    assert SignedGameRecord.objects.filter(game=game).count() == 1
+    download = client.get(f"/games/{game.uuid}/record.json")
+    assert download.status_code == 200
+    doc = json.loads(download.content)
+    assert doc["result"]["ranks"] == game.ranks and doc["variant"] == "tiny/race"
+    assert [s["player"] for s in doc["seats"]] == ["ana", "ben", "cyd"]
+    assert verify_document(doc) == []
+    changes = {c.user_id: c for c in GameRatingChange.objects.filter(game_id=game.pk)}
+    assert changes[ana.pk].display_after > changes[cyd.pk].display_after \
+        > changes[ben.pk].display_after
+    run_due()  # again: nothing is written twice
+    assert GameRatingChange.objects.filter(game_id=game.pk).count() == 3
+
+
+def test_a_table_needs_a_player_for_every_seat(tiny, make_user):
+    ana, ben = make_user("ana"), make_user("ben")
+    with pytest.raises(StartError, match="played by 3 players, not 2"):
+        start_table("tiny/race", [ana, ben])
+    with pytest.raises(StartError, match="unknown variant"):
+        start_table("tiny/nine", [ana, ben])
+    assert not Game.objects.exists()
+
+
+def test_a_neutral_seat_has_a_row_and_nobody_in_it(tiny, make_user):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = start_table("tiny/neutral", [ana, ben])
+    assert list(Seat.objects.filter(game=game).values_list("seat", "kind", "user_id")) == [
+        ("1", "person", ana.pk), ("z", "neutral", None), ("2", "person", ben.pk)]
+    assert (game.player_i, game.player_o) == (ana, ben)  # two players: the two columns too
+    assert game.side_of(ben) == "2"
