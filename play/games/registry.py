@@ -57,8 +57,11 @@ def titles() -> dict[str, str]:
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    """(value, label) pairs for forms and model fields."""
-    return [(name, name) for name in VARIANT_NAMES]
+    """(value, label) pairs for forms: talu's variants by their names (as its games have
+    always been asked for), every other game's by key, labelled with the game's title."""
+    return [*((name, name) for name in VARIANT_NAMES),
+            *((v.key, f"{m.rules.title} · {v.title}") for key, m in GAMES.items()
+              if key != TALU.name for v in m.variants.values())]
 
 
 def rules_for(variant: str) -> Match:

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from play.games import clock
-from play.games.registry import VARIANT_NAMES
-from play.lifecycle import start_game
+from play.games.registry import variant_of
+from play.lifecycle import start_table
 from play.models import Challenge, Game
 from talu_site import ratelimit
 
@@ -26,8 +26,13 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
     """``address``: where the request came from (``talu_site.clientaddr.limit_key``), counted
     against the limit per address too."""
     _within_limits(user, address)
-    if variant not in VARIANT_NAMES:
-        raise ChallengeError(f"unknown variant {variant!r}")
+    try:  # any game's two-seat variant, by key ("tafl/11x11"); talu's by its name too
+        spec = variant_of(variant)
+    except KeyError:
+        raise ChallengeError(f"unknown variant {variant!r}") from None
+    if len(spec.played) != 2:
+        raise ChallengeError(f"{spec.title} is played by {len(spec.played)}: a challenge is "
+                             "between two players")
     try:
         time_control = str(clock.parse(time_control))
     except clock.TimeControlError as err:
@@ -47,8 +52,9 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
         # open ones before any was created, and all got past the cap.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         _within_cap(user)
-        return Challenge.objects.create(creator=user, opponent=opp, variant=variant,
-                                        rated=rated, side=side, time_control=time_control)
+        return Challenge.objects.create(creator=user, opponent=opp, game_key=spec.game,
+                                        variant=spec.name, rated=rated, side=side,
+                                        time_control=time_control)
 
 
 def _within_limits(user, address: str | None = None) -> None:
@@ -98,9 +104,10 @@ def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) 
         side = ch.side
         if side == "random":
             side = (rng or random.SystemRandom()).choice(["I", "O"])
-        light, dark = (ch.creator, user) if side == "I" else (user, ch.creator)
-        game = start_game(light, dark, variant=ch.variant, rated=ch.rated,
-                          time_control=ch.time_control)
+        # "I" is the first seat of any two-seat game (talu's light), "O" the second
+        first, second = (ch.creator, user) if side == "I" else (user, ch.creator)
+        game = start_table(f"{ch.game_key}/{ch.variant}", [first, second], rated=ch.rated,
+                           time_control=ch.time_control)
         ch.status = Challenge.ACCEPTED
         ch.game = game
         ch.save(update_fields=["status", "game"])

@@ -94,3 +94,17 @@ def test_a_neutral_seat_has_a_row_and_nobody_in_it(tiny, make_user):
         ("1", "person", ana.pk), ("z", "neutral", None), ("2", "person", ben.pk)]
     assert (game.player_i, game.player_o) == (ana, ben)  # two players: the two columns too
     assert game.side_of(ben) == "2"
+
+
+def test_a_challenge_names_any_games_two_seat_variant(tiny, make_user):
+    from play.lobby.challenges import ChallengeError, accept_challenge, open_challenge
+    ana, ben = make_user("ana"), make_user("ben")
+    ch = open_challenge(ana, variant="tiny/duel", side="O", rated=False)
+    assert (ch.game_key, ch.variant) == ("tiny", "duel")
+    game = accept_challenge(ben, ch.pk)
+    assert (game.game, game.variant, game.player_i, game.player_o) == ("tiny", "duel", ben, ana)
+    assert game.side_of(ana) == "2"
+    with pytest.raises(ChallengeError, match="played by 3: a challenge is between two"):
+        open_challenge(ana, variant="tiny/race")
+    with pytest.raises(ChallengeError, match="unknown variant"):
+        open_challenge(ana, variant="duel")  # another game's variants go by key
