@@ -1,17 +1,23 @@
-"""Events (issue 21): pairing one round of a 500-player Swiss in round 7, and the standings
-API and event page of a 500-player, 9-round event next to ``--games`` other games.
+"""Events (issues 21, 40): pairing one round of a large Swiss, side by side with bbpPairings,
+and the standings API and event page of a 500-player, 9-round event next to ``--games`` other
+games.
 
     .venv/bin/python benchmarks/bench_events.py                       # SQLite file, ~2-4 min
     .venv/bin/python benchmarks/bench_events.py --games 100000        # + 100,000 games
     .venv/bin/python benchmarks/bench_events.py --server postgres://postgres@127.0.0.1:5432
     nice -n 10 .venv/bin/python benchmarks/bench_events.py --no-pairing --games 100000 \
         --server postgres://postgres@127.0.0.1:5432         # issue 21's page target
-    .venv/bin/python benchmarks/bench_events.py --exact 150 7  # the exact engine's cost
+    .venv/bin/python benchmarks/bench_events.py --profile 500 7      # where the engine's time goes
     .venv/bin/python benchmarks/bench_events.py --compare 500 7 --bbp /tmp/bbp/bbpPairings.exe
 
-1. Pure pairing (``registry.events.pairing.swiss``): rounds 1-6 of a 500-player Swiss paired
-   and given random results, then round 7 paired ``--reps`` times; the median is reported (the
-   field is above ``dutch_large.LARGE_FIELD``, so this is the large fields' engine).
+1. Pure pairing (``registry.events.pairing.swiss``, the one Dutch engine at every size):
+   rounds 1-6 of a 500-player Swiss paired and given random results, then round 7 paired
+   ``--reps`` times; the median is reported. ``--compare PLAYERS ROUND`` pairs one round of
+   such a Swiss ``--reps`` times by our engine and by bbpPairings (``--bbp``: a binary built
+   from source, never part of the project) on our TRF export of it, alternately in one run, and
+   reports each one's CPU seconds (bbpPairings': its user time), their ratio and whether the
+   pairings (boards in order, colours) are the same; py4swiss's own Dutch engine (the rules in
+   force until 2026) once, for reference.
 2. The same event through the services on a throw-away database (an over-the-board event, the
    arbiter's pairings and results), beside ``--games`` finished games of other players
    (``benchmarks.synthetic.populate``); then ``/api/v1/events/<id>/standings/`` and
@@ -37,18 +43,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def pure_pairing(players: int, reps: int) -> list[float]:
+def _swiss(players: int, rounds: int):
+    """A ``players`` Swiss of 9 rounds with ``rounds`` rounds paired and given random
+    results."""
     from registry.events.pairing import swiss
     from registry.events.pairing.model import Entrant, Tournament
 
     rng = random.Random(7)
     t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
                     for i in range(players)], total_rounds=9)
-    for _ in range(6):
-        rnd = swiss.pair_round(t)
-        for g in rnd.games:
+    for _ in range(rounds):
+        paired = swiss.pair_round(t)
+        for g in paired.games:
             g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
-        t.rounds.append(rnd)
+        t.rounds.append(paired)
+    return t
+
+
+def pure_pairing(players: int, reps: int) -> list[float]:
+    from registry.events.pairing import swiss
+
+    t = _swiss(players, 6)
     times = []
     for _ in range(reps):
         start = time.perf_counter()
@@ -57,31 +72,13 @@ def pure_pairing(players: int, reps: int) -> list[float]:
     return times
 
 
-def _swiss(players: int, rounds: int, large: bool | None = True):
-    """A ``players`` Swiss with ``rounds`` rounds paired (by the large fields' engine unless
-    ``large`` says otherwise) and given random results."""
-    from registry.events.pairing import swiss
-    from registry.events.pairing.model import Entrant, Tournament
-
-    rng = random.Random(7)
-    t = Tournament([Entrant(f"K{i:04d}", rating=rng.randint(800, 2600))
-                    for i in range(players)], total_rounds=9)
-    for _ in range(rounds):
-        paired = swiss.pair_round(t, large=large)
-        for g in paired.games:
-            g.result = rng.choices(["1-0", "0-1", "="], [45, 40, 15])[0]
-        t.rounds.append(paired)
-    return t
-
-
-def exact_profile(players: int, rnd: int) -> None:
-    """Round ``rnd`` of a ``players`` Swiss (the rounds before paired by ``dutch_large``) paired
-    by the exact engine (caissify-pairings with bbpPairings' incremental matching): its CPU
-    time, and how many matchings it asked for and their share (docs/events.md)."""
-    from registry.events.pairing import incremental_matching, swiss
+def profile(players: int, rnd: int) -> None:
+    """Round ``rnd`` of a ``players`` Swiss: the engine's CPU time, how many matchings it
+    asked for and their share (docs/events.md)."""
+    from registry.events.pairing import dutch, swiss
 
     seen = {"calls": 0, "cpu": 0.0}
-    solve = incremental_matching.Weights.matching
+    solve = dutch._Round.solve
 
     def counted(self):
         seen["calls"] += 1
@@ -92,23 +89,20 @@ def exact_profile(players: int, rnd: int) -> None:
             seen["cpu"] += time.process_time() - start
 
     t = _swiss(players, rnd - 1)
-    incremental_matching.Weights.matching = counted
+    dutch._Round.solve = counted
     try:
         start = time.process_time()
-        swiss.pair_round(t, large=False)
+        swiss.pair_round(t)
         cpu = time.process_time() - start
     finally:
-        incremental_matching.Weights.matching = solve
-    print(f"exact engine, round {rnd} of {players} players: {cpu:.2f} s CPU, "
-          f"{seen['calls']} matchings ({seen['cpu'] / cpu:.0%} of it)")
+        dutch._Round.solve = solve
+    print(f"round {rnd} of {players} players: {cpu:.2f} s CPU, {seen['calls']} matchings "
+          f"({seen['cpu'] / cpu:.0%} of it)")
 
 
-def compare_engines(players: int, rnd: int, bbp: str | None) -> None:
-    """Round ``rnd`` of one ``players`` Swiss paired side by side, in one run: the large
-    fields' engine (``dutch_large``), the exact engine, py4swiss's own Dutch engine (the rules
-    in force until 2026) on our TRF export, and bbpPairings (``--bbp``, a binary built from
-    source) on the same file. Wall and CPU seconds (bbpPairings': its user time), and whether
-    each agrees with bbpPairings."""
+def compare_engines(players: int, rnd: int, bbp: str | None, reps: int) -> None:
+    """Round ``rnd`` of one ``players`` Swiss paired by our engine and by bbpPairings on our
+    TRF export of it, ``reps`` times each, alternately, in one run (BENCHMARKS.md)."""
     import resource
     import subprocess
 
@@ -117,47 +111,42 @@ def compare_engines(players: int, rnd: int, bbp: str | None) -> None:
     t = _swiss(players, rnd - 1)
     numbers = t.numbers()
 
-    def as_pairs(paired) -> set[tuple[int, int]]:
-        out = {(numbers[g.white], numbers[g.black]) for g in paired.games}
-        return out | {(numbers[b.player], 0) for b in paired.byes if b.kind == "U"}
+    def ours() -> list[tuple[int, int]]:
+        paired = swiss.pair_round(t)
+        return ([(numbers[g.white], numbers[g.black]) for g in paired.games]
+                + [(numbers[b.player], 0) for b in paired.byes if b.kind == "U"])
 
-    def clocked(run):
-        wall, cpu = time.perf_counter(), time.process_time()
-        out = run()
-        return out, time.perf_counter() - wall, time.process_time() - cpu
-
-    results = {}
-    results["dutch_large"] = clocked(lambda: as_pairs(swiss.pair_round(t, large=True)))
-    results["exact engine"] = clocked(lambda: as_pairs(swiss.pair_round(t, large=False)))
+    mine, theirs, ours_cpu, bbp_cpu = None, None, [], []
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "round.trf"
+        path, out = Path(tmp) / "round.trf", Path(tmp) / "out"
         path.write_text(trf.export(t))
+        for _ in range(reps):
+            start = time.process_time()
+            mine = ours()
+            ours_cpu.append(time.process_time() - start)
+            if bbp:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+                subprocess.run([bbp, "--dutch", str(path), "-p", str(out)], check=True)
+                bbp_cpu.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before)
+                rest = [int(x) for x in out.read_text().split()[1:]]
+                theirs = list(zip(rest[::2], rest[1::2], strict=True))
+        from py4swiss.engines import DutchEngine
+        from py4swiss.trf import TrfParser
 
-        def py4swiss_own():
-            from py4swiss.engines import DutchEngine
-            from py4swiss.trf import TrfParser
-
-            return {(p.white, p.black) for p in DutchEngine.generate_pairings(
-                TrfParser.parse(path))}
-
-        results["py4swiss's own engine"] = clocked(py4swiss_own)
-        if bbp:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-            start = time.perf_counter()
-            subprocess.run([bbp, "--dutch", str(path), "-p", str(Path(tmp) / "out")],
-                           check=True)
-            wall = time.perf_counter() - start
-            cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
-            rest = [int(x) for x in (Path(tmp) / "out").read_text().split()[1:]]
-            results["bbpPairings"] = ({(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)},
-                                      wall, cpu)
-    truth = results.get("bbpPairings", (None,))[0]
-    for name, (pairs, wall, cpu) in results.items():
-        same = "" if truth is None else (
-            ", the same as bbpPairings" if pairs == truth
-            else f", differs from bbpPairings on {len(pairs - truth)} of {len(truth)} boards")
-        print(f"round {rnd} of {players} players, {name}: {wall:.2f} s wall, "
-              f"{cpu:.2f} s CPU{same}")
+        start = time.process_time()
+        DutchEngine.generate_pairings(TrfParser.parse(path))
+        py4swiss_cpu = time.process_time() - start
+    med = statistics.median(ours_cpu)
+    print(f"round {rnd} of {players} players, ours: median {med:.2f} s CPU "
+          f"(min {min(ours_cpu):.2f}, max {max(ours_cpu):.2f}, {reps} runs)")
+    if bbp:
+        their = statistics.median(bbp_cpu)
+        same = "the same pairing" if mine == theirs else "A DIFFERENT PAIRING"
+        print(f"round {rnd} of {players} players, bbpPairings: median {their:.2f} s CPU "
+              f"(min {min(bbp_cpu):.2f}, max {max(bbp_cpu):.2f}); ours / bbpPairings "
+              f"{med / their:.2f}; {same} ({len(theirs)} lines)")
+    print(f"round {rnd} of {players} players, py4swiss's own engine (rules until 2026): "
+          f"{py4swiss_cpu:.2f} s CPU")
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
@@ -232,18 +221,18 @@ def main() -> None:
     parser.add_argument("--server", default=None)
     parser.add_argument("--no-pairing", dest="pairing", action="store_false",
                         help="skip the pure pairing part")
-    parser.add_argument("--exact", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
-                        help="only profile the exact engine on one round (docs/events.md)")
+    parser.add_argument("--profile", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
+                        help="only profile the engine on one round (docs/events.md)")
     parser.add_argument("--compare", nargs=2, type=int, metavar=("PLAYERS", "ROUND"),
-                        help="only pair one round by every engine side by side (BENCHMARKS.md)")
+                        help="only pair one round by our engine and bbpPairings (BENCHMARKS.md)")
     parser.add_argument("--bbp", help="with --compare: a bbpPairings binary to compare with")
     args = parser.parse_args()
 
-    if args.exact:
-        exact_profile(*args.exact)
+    if args.profile:
+        profile(*args.profile)
         return
     if args.compare:
-        compare_engines(*args.compare, args.bbp)
+        compare_engines(*args.compare, args.bbp, args.reps)
         return
     if args.pairing:
         times = pure_pairing(args.players, args.reps)

@@ -57,6 +57,8 @@ SERVICES_LANE: tuple[str, ...] = (
         "test_hettlandic_corrections", "test_services_lane",
         # a round's start claimed by a conditional update, raced by two workers (docs/events.md)
         "test_events_schedule",
+        # issue 40: a round asked to pair, claimed by a conditional update (two workers)
+        "test_events_pairing_job",
         # the computer's claim, each account's first turn first (a window function; issue 41)
         "test_computer_fair_share",
         # the pool's join/leave storms: conditional flips and the coalesced lobby over Redis

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
-from registry.events import schedule, services, standings
+from registry.events import pairer, schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing import trf
 from registry.events.pairing.model import GAME_RESULTS
@@ -158,6 +158,7 @@ def event_json(event: Event, full: bool = True) -> dict:
                       "scheduled": r.scheduled, "started": r.started,
                       "complete": services.round_complete(r),
                       "pairings": pairings.get(r.pk, [])} for r in event.event_rounds.all()]
+    out["pairing"] = pairer.state(event)  # the round being paired, if one is asked
     return out
 
 
@@ -271,16 +272,38 @@ class EntryWithdraw(EventView):
         return Response({"key": entry.key, "withdrawn_after": entry.withdrawn_after})
 
 
+PAIRING = inline_serializer("EventRoundAsked", {
+    "number": serializers.IntegerField(help_text="the round asked"),
+    "state": serializers.CharField(help_text="queued, running or failed"),
+    "done": serializers.IntegerField(help_text="players in pairs fixed so far"),
+    "total": serializers.IntegerField(help_text="players to pair (0 until it starts)"),
+    "error": serializers.CharField(allow_null=True, help_text="why it failed, in words")},
+    allow_null=True, help_text="null: no round is being paired")
+PAIRING_STATE = inline_serializer("EventPairingState", {
+    "pairing": PAIRING, "rounds": serializers.IntegerField(help_text="rounds paired")})
+
+
+def pairing_state(event: Event) -> dict:
+    """The round being paired (null once it is: it is then in the event's rounds)."""
+    return {"pairing": pairer.state(event), "rounds": event.event_rounds.count()}
+
+
 class RoundPair(EventView):
     body_fields = "force (true or false) and absent (player keys to H or Z), or nothing"
 
+    @extend_schema(summary="The round being paired (issue 40): poll until pairing is null",
+                   responses={200: PAIRING_STATE})
+    def get(self, request, event_id: int):
+        return Response(pairing_state(get_object_or_404(Event, pk=event_id)))
+
     @extend_schema(
-        summary="Pair the next round (an arbiter)",
+        summary="Ask for the next round (an arbiter): the worker pairs it (202 and the "
+                "pairing's state; GET this URL, or the event, until it is paired)",
         request=inline_serializer("PairIn", {
             "force": serializers.BooleanField(required=False),
             "absent": serializers.DictField(child=serializers.ChoiceField(["H", "Z"]),
                                             required=False)}),
-        responses={201: EVENT, 400: ERROR, 403: ERROR, 409: ERROR})
+        responses={202: PAIRING_STATE, 400: ERROR, 403: ERROR, 409: ERROR})
     def post(self, request, event_id: int):
         event = get_object_or_404(Event, pk=event_id)
         data = request.data  # an object: EventView
@@ -288,10 +311,10 @@ class RoundPair(EventView):
         if not isinstance(force, bool) or not isinstance(absent, dict):
             raise Invalid("force is true or false; absent maps player keys to H or Z")
         try:
-            services.pair_round(_user(request), event, force=force, absent=absent)
+            services.request_pairing(_user(request), event, force=force, absent=absent)
         except services.EventError as exc:
             _raise(exc)
-        return Response(event_json(event), status=status.HTTP_201_CREATED)
+        return Response(pairing_state(event), status=status.HTTP_202_ACCEPTED)
 
 
 class RoundStart(EventView):

@@ -108,6 +108,24 @@ def pairs(event: Event, entrants: int) -> bool:
     return event.system == SYSTEM or (entrants == 2 and medal_parent(event) is not None)
 
 
+def refuse_early(event: Event, number: int, absent: dict | None) -> None:
+    """What ``pair_round`` would refuse without pairing, said when the arbiter asks for the
+    round (the worker pairs it, issue 40): byes on request, a closed phase 1, a 21st round,
+    a third game of a match of two."""
+    if event.system != SYSTEM:
+        if number > 2 and event.entries.count() == 2 and medal_parent(event) is not None:
+            raise _error("the match of two has its two games (R46)", "conflict")
+        return
+    if absent:
+        raise _error("a Hettlandic round has no byes on request: its bye is R44's, and an "
+                     "absent player's game is decided by the arbiter (R41)")
+    het = Hettlandic.objects.filter(event=event).first()
+    if het is not None and het.phase1_closed is not None:
+        raise _error("phase 1 is closed (R45)", "conflict")
+    if number > r44.ROUNDS:
+        raise _error(f"phase 1 has its {r44.ROUNDS} rounds (R44): close it", "conflict")
+
+
 def pair_round(event: Event, t: core.Tournament, absent: dict | None) -> core.Round:
     """The next round of ``event`` (inside the services' pairing transaction): phase 1 by R44,
     or one game of a phase-2 match of two (R46)."""

@@ -109,6 +109,35 @@ class Round(models.Model):
         ordering = ["number"]
 
 
+class PairingRequest(models.Model):
+    """A round an arbiter asked to pair, paired by the worker (issue 40,
+    ``registry.events.pairer``): no request waits for a pairing, which takes seconds on a
+    large Swiss. One an event (a second "Pair" while it waits is the same request). The
+    worker claims it by a conditional update (``claimed_by``, ``lease_until``): two workers
+    never pair it twice, and a killed worker's claim runs out and another pairs it. ``done``
+    of ``total`` players paired so far is the arbiter's progress. The row goes when the round
+    is written; a failure stays, with its words, until the arbiter asks again."""
+
+    QUEUED, RUNNING, FAILED = "queued", "running", "failed"
+    event = models.OneToOneField(Event, on_delete=models.CASCADE,
+                                 related_name="pairing_request")
+    number = models.PositiveSmallIntegerField()
+    force = models.BooleanField(default=False)
+    absent = models.JSONField(default=dict, blank=True)  # entry key -> "H" or "Z"
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    state = models.CharField(max_length=8, default=QUEUED)
+    claimed_by = models.CharField(max_length=80, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["state", "lease_until"], name="events_pairreq_due")]
+
+
 class Pairing(models.Model):
     """A board of a round (``black`` set) or a bye (``bye`` one of U/H/F/Z). ``result`` is in
     TRF's alphabet from white's side (``registry.events.pairing.model``); empty while the game

@@ -10,7 +10,10 @@ their results come back through the "game finished" subscription (``registry.eve
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +29,17 @@ from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and A
     round_complete,
 )
 from registry.events.access import manage as _manage
-from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing, Round
+from registry.events.models import (
+    MODELS,
+    POLICIES,
+    SYSTEMS,
+    VENUES,
+    Entry,
+    Event,
+    Pairing,
+    PairingRequest,
+    Round,
+)
 from registry.events.pairing import berger, swiss, trf
 from registry.events.pairing.model import (
     GAME_RESULTS,
@@ -37,6 +50,8 @@ from registry.events.pairing.model import (
 from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
 from registry.services import player_of
+
+log = logging.getLogger(__name__)
 
 
 def can_create(user, body: AffiliatedBody) -> bool:
@@ -273,51 +288,216 @@ def _last_round(event: Event) -> Round | None:
     return event.event_rounds.order_by("-number").first()
 
 
+class PairingLost(Exception):
+    """The worker's claim on a pairing request was taken over (its lease ran out): another
+    worker pairs the round, this one writes nothing."""
+
+
+def _check_pairable(event: Event, last: Round | None, force: bool,
+                    absent: dict[str, str] | None) -> None:
+    """What the arbiter can be told at once, before any pairing is computed (and what is
+    checked again when the round is written)."""
+    if event.status == Event.CLOSED:
+        raise EventError("the event is closed: its results are final (R41)", "conflict")
+    if not isinstance(absent or {}, dict):
+        raise EventError("absent maps player keys to H or Z")
+    if last is not None and not force and not round_complete(last):
+        raise EventError(f"round {last.number} is not complete: enter its results first, "
+                         "or force the pairing", "conflict")
+    if last is None and event.entries.count() < 2:
+        raise EventError("an event needs at least two players to pair", "conflict")
+    if absent and event.system in (ROUND_ROBIN, "double_round_robin"):
+        raise EventError("a round robin has no byes on request: its games are decided by the "
+                         "arbiter (R42)")
+    keys = set(event.entries.values_list("key", flat=True)) if absent else set()
+    for key, kind in (absent or {}).items():
+        if key not in keys:
+            raise EventError(f"{str(key)[:40]} is not a player of this event")
+        if kind not in ("H", "Z"):
+            raise EventError(f"a bye asked before pairing is H or Z, not {str(kind)[:4]!r}")
+    number = 1 if last is None else last.number + 1
+    hettlandic.refuse_early(event, number, absent)
+    entrants = event.entries.count()
+    if event.system != "hettlandic" and not hettlandic.pairs(event, entrants):
+        total = state.total_rounds(event, entrants)
+        if total and number > total:
+            raise EventError(f"the event has {total} rounds, all paired", "conflict")
+
+
 def pair_round(user, event: Event, force: bool = False,
-               absent: dict[str, str] | None = None) -> Round:
-    """Pair the next round. The previous one must be complete unless the arbiter forces it
-    (unfinished games then count as unplayed for the pairing). ``absent``: entry keys the
-    arbiter knows will miss the round, with their bye (H or Z, C.04.1)."""
+               absent: dict[str, str] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Round:
+    """Pair the next round now. The pages and the API never call this: they ask the worker
+    (``request_pairing``, issue 40), whose job (``registry.events.pairer``) calls
+    ``pair_next``; scripts, benchmarks and tests may pair at once. The previous round must
+    be complete unless the arbiter forces it (unfinished games then count as unplayed for the
+    pairing). ``absent``: entry keys the arbiter knows will miss the round, with their bye (H
+    or Z, C.04.1)."""
     _manage(user, event)
-    with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        last = _last_round(event)
-        if last is not None and not force and not round_complete(last):
-            raise EventError(f"round {last.number} is not complete: enter its results first, "
-                             "or force the pairing", "conflict")
-        if last is None:
-            if event.entries.count() < 2:
-                raise EventError("an event needs at least two players to pair", "conflict")
+    return pair_next(event, force, absent, progress)
+
+
+# A Swiss is paired outside any transaction (seconds for a large field) and written only if
+# the event has not changed meanwhile; a change (a result corrected, a late entry) pairs it
+# again, this many times at most.
+_ATTEMPTS = 3
+
+
+@dataclass
+class _Paired:
+    """A Swiss round computed from the event at ``revision``; round 1 with the ratings at the
+    close of entries and the drawn colour it was paired with, to be written with it."""
+
+    revision: int
+    first: bool
+    closing: dict[int, int]
+    colour: str
+    core_round: object
+
+
+def pair_next(event: Event, force: bool = False, absent: dict[str, str] | None = None,
+              progress: Callable[[int, int], None] | None = None,
+              claim: Callable[[], bool] | None = None) -> Round:
+    """The next round paired and written (no check of who asks: the callers have done it).
+    ``claim()``, asked in the writing transaction, says whether the caller may still write
+    (the worker's claim on the request); False raises ``PairingLost``."""
+    for _ in range(_ATTEMPTS):
+        paired = _pair_swiss(event, force, absent, progress) if _is_swiss(event) else None
+        with transaction.atomic():
+            locked = Event.objects.select_for_update().get(pk=event.pk)
+            changed = paired is not None and (locked.revision != paired.revision or (
+                paired.first and _closing(locked) != paired.closing))
+            if not changed:
+                if claim is not None and not claim():
+                    raise PairingLost
+                return _write_round(locked, force, absent, paired)
+        # the event changed while it was paired (a result, an entry, a rating): again
+    raise EventError("the event kept changing while its round was paired: pair it again",
+                     "conflict")
+
+
+def _is_swiss(event: Event) -> bool:
+    return event.system == SWISS and not hettlandic.pairs(event, event.entries.count())
+
+
+def _closing(event: Event) -> dict[int, int]:
+    """Round 1: the entries whose rating at the close of entries (R42/R43) is their player's
+    rating now, not the one they entered with."""
+    return {e.pk: e.player.rating for e in event.entries.select_related("player")
+            if e.player is not None and e.rating != e.player.rating}
+
+
+def _pair_swiss(event: Event, force: bool, absent: dict[str, str] | None,
+                progress: Callable[[int, int], None] | None) -> _Paired:
+    """Read the event and pair its next Swiss round, in no transaction."""
+    event = Event.objects.get(pk=event.pk)
+    last = _last_round(event)
+    _check_pairable(event, last, force, absent)
+    closing: dict[int, int] = {}
+    colour = event.initial_colour
+    t = state.tournament(event)
+    if last is None:
+        closing = _closing(event)
+        keys = dict(event.entries.values_list("pk", "key"))
+        ratings = {keys[pk]: rating for pk, rating in closing.items()}
+        colour = secrets.choice(["white", "black"])
+        t.entrants = [replace(e, rating=int(ratings.get(e.key, e.rating))) for e in t.entrants]
+        t.initial_colour = colour
+    try:
+        core_round = swiss.pair_round(t, absent or {}, progress)
+    except PairingError as exc:
+        raise EventError(str(exc), "conflict") from None
+    return _Paired(event.revision, last is None, closing, colour, core_round)
+
+
+def _write_round(event: Event, force: bool, absent: dict[str, str] | None,
+                 paired: _Paired | None) -> Round:
+    """In the caller's transaction, ``event`` locked: the round's rows (a Swiss's as
+    ``paired``; any other system paired here, its cores being fast)."""
+    last = _last_round(event)
+    _check_pairable(event, last, force, absent)
+    if last is None:
+        if paired is not None:
+            for pk, rating in paired.closing.items():
+                Entry.objects.filter(pk=pk).update(rating=rating)
+            event.initial_colour = paired.colour
+        else:
             _close_entries(event)
+    if paired is not None:
+        core_round = paired.core_round
+    else:
         t = state.tournament(event)
         try:
             if hettlandic.pairs(event, len(t.entrants)):  # R44 phase 1; R46 match of two
                 core_round = hettlandic.pair_round(event, t, absent)
             elif event.system == SWISS:
                 core_round = swiss.pair_round(t, absent or {})
-            elif event.system in (ROUND_ROBIN, "double_round_robin"):
-                if absent:
-                    raise EventError("a round robin has no byes on request: its games are "
-                                     "decided by the arbiter (R42)")
+            else:
                 core_round = berger.pair_round(t)
         except PairingError as exc:
             raise EventError(str(exc), "conflict") from None
-        rnd = Round.objects.create(event=event, number=core_round.number,
-                                   forced=bool(last and not round_complete(last)))
-        entries = {e.key: e for e in event.entries.all()}
-        Pairing.objects.bulk_create(
-            [Pairing(round=rnd, board=g.board, white=entries[g.white],
-                     black=entries[g.black], result=g.result or "",
-                     decided_by="system" if g.result else "",
-                     note="withdrawn player" if g.result else "")
-             for g in core_round.games]
-            + [Pairing(round=rnd, white=entries[b.player], bye=b.kind, decided_by="system")
-               for b in core_round.byes])
-        if event.status == Event.ANNOUNCED:
-            event.status = Event.RUNNING
-            event.save(update_fields=["status", "initial_colour"])
-        touch(event.pk)
+    rnd = Round.objects.create(event=event, number=core_round.number,
+                               forced=bool(last and not round_complete(last)))
+    entries = {e.key: e for e in event.entries.all()}
+    Pairing.objects.bulk_create(
+        [Pairing(round=rnd, board=g.board, white=entries[g.white],
+                 black=entries[g.black], result=g.result or "",
+                 decided_by="system" if g.result else "",
+                 note="withdrawn player" if g.result else "")
+         for g in core_round.games]
+        + [Pairing(round=rnd, white=entries[b.player], bye=b.kind, decided_by="system")
+           for b in core_round.byes])
+    if event.status == Event.ANNOUNCED:
+        event.status = Event.RUNNING
+        event.save(update_fields=["status", "initial_colour"])
+    touch(event.pk)
     return rnd
+
+
+def request_pairing(user, event: Event, force: bool = False,
+                    absent: dict[str, str] | None = None) -> PairingRequest:
+    """The arbiter's "Pair" (page and API): the next round is paired by the worker (issue
+    40), never while a request waits. What can be refused at once is refused here; an asked
+    round is asked once, however many arbiters press (one request an event: a second press
+    while it waits or runs is the same request; after a failure, a new attempt)."""
+    _manage(user, event)
+    absent = absent or {}
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        pending = PairingRequest.objects.filter(event=event).first()
+        if pending is not None and pending.state != PairingRequest.FAILED:
+            return pending
+        last = _last_round(event)
+        _check_pairable(event, last, force, absent)
+        number = 1 if last is None else last.number + 1
+        fields = {"number": number, "force": force, "absent": absent, "requested_by": user,
+                  "state": PairingRequest.QUEUED, "claimed_by": "", "lease_until": None,
+                  "done": 0, "total": 0, "error": ""}
+        if pending is None:
+            pending = PairingRequest.objects.create(event=event, **fields)
+        else:
+            PairingRequest.objects.filter(pk=pending.pk).update(**fields)
+            pending.refresh_from_db()
+        touch(event.pk)
+    transaction.on_commit(_wake_worker)
+    return pending
+
+
+def _wake_worker() -> None:
+    """The workers, at once (they would find the request at their next poll anyway)."""
+    from asgiref.sync import async_to_sync
+
+    from play.live.delivery import wake_worker
+
+    try:
+        async_to_sync(wake_worker)()
+    except Exception as exc:  # the channel layer away: the worker's poll finds it
+        log.warning("the workers were not woken for a pairing (%s)", exc)
+
+
+def pending_pairing(event: Event) -> PairingRequest | None:
+    """The round being paired (or whose pairing failed), for the pages and the API."""
+    return PairingRequest.objects.filter(event=event).first()
 
 
 def _close_entries(event: Event) -> None:

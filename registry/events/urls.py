@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:event_id>/", views.event_page, name="event"),
     path("<int:event_id>/act/", views.event_act, name="event_act"),
     path("<int:event_id>/trf/", views.event_trf, name="event_trf"),
+    path("<int:event_id>/pairing/", views.event_pairing, name="event_pairing"),
     path("<int:event_id>/crosstable/", views.event_crosstable, name="event_crosstable"),
     path("<int:event_id>/hettlandic/", hettlandic_views.act, name="hettlandic_act"),
 ]

@@ -11,14 +11,20 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
-from registry.events import hettlandic, hettlandic_views, schedule, services, standings
+from registry.events import (
+    hettlandic,
+    hettlandic_views,
+    pairer,
+    schedule,
+    services,
+    standings,
+)
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
-from registry.events.pairing import dutch_large
 from registry.events.pairing.model import GAME_RESULTS
 from registry.events.pairing.tiebreaks import LABELS, order
 from registry.models import AffiliatedBody
@@ -117,8 +123,14 @@ def event_page(request, event_id: int):
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
-        "large_field": dutch_large.LARGE_FIELD
-        if event.system == "swiss" and len(rows) > dutch_large.LARGE_FIELD else 0})
+        "pairing": pairer.state(event)})
+
+
+def event_pairing(request, event_id: int):
+    """The round being paired (issue 40), polled by the event page (static/events/pairing.js)
+    until it is there: ``{"pairing": null}`` when none is asked."""
+    event = get_object_or_404(Event, pk=event_id)
+    return JsonResponse({"pairing": pairer.state(event)})
 
 
 def event_crosstable(request, event_id: int):
@@ -172,8 +184,8 @@ def _act(request, event: Event, action: str) -> str:
             services.set_arbiters(user, event, users)
         return "Settings saved."
     if action == "pair":
-        rnd = services.pair_round(user, event, force=post.get("force") == "on")
-        return f"Round {rnd.number} is paired."
+        asked = services.request_pairing(user, event, force=post.get("force") == "on")
+        return f"Round {asked.number} is being paired: the page shows it when it is done."
     if action == "start":
         rnd = services.start_round(user, event, _int(post.get("round")))
         return f"Round {rnd.number} has started."

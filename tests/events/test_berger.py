@@ -1,5 +1,6 @@
 """R42: round robins by FIDE's Berger tables (C.05 Annex 1) for 3 to 16 players, the bye slot
-of an odd field, the double round robin's reversed second cycle, and withdrawals."""
+of an odd field, the double round robin's first cycle with its last two rounds swapped and its
+reversed second cycle, and withdrawals."""
 
 from __future__ import annotations
 
@@ -91,6 +92,40 @@ def test_double_round_robin_second_cycle_reverses_sides(players):
         for g in rnd.games:
             sides.setdefault(frozenset((g.white, g.black)), []).append(g.white)
     assert all(len(set(whites)) == 2 for whites in sides.values())
+
+
+@pytest.mark.parametrize("players", range(3, 17))
+def test_double_round_robin_swaps_the_first_cycles_last_two_rounds(players):
+    # R42 as amended (FIDE Annex 1): the first cycle is the table with its last two rounds
+    # swapped, and the second cycle follows it as played, sides reversed
+    table = TABLES[players + players % 2]
+    per_cycle = len(table)
+    played = [*table[:-2], table[-1], table[-2]] if per_cycle >= 2 else table
+    for r, pairs in enumerate(played, start=1):
+        assert berger.table(players, r, cycles=2) == pairs
+        assert berger.table(players, r + per_cycle, cycles=2) == [(b, a) for a, b in pairs]
+    assert berger.table(players, per_cycle, cycles=1) == table[-1]  # a single cycle: as is
+
+
+@pytest.mark.parametrize("players", [3, *range(5, 17)])
+def test_no_player_has_one_side_three_times_running_in_a_double_round_robin(players):
+    # the reason for the swap: played straight, every even field of 6 or more has two players
+    # with the same side in the last two rounds of the first cycle and the first of the second
+    # (4 players cannot avoid it: three rounds a cycle)
+    t = Tournament([Entrant(f"P{i}", rating=1000 - i) for i in range(players)],
+                   DOUBLE_ROUND_ROBIN)
+    for _ in range(berger.rounds_of(DOUBLE_ROUND_ROBIN, players)):
+        t.rounds.append(berger.pair_round(t))
+    sides: dict[str, list[str]] = {}
+    for rnd in t.rounds:
+        for g in rnd.games:
+            sides.setdefault(g.white, []).append("I")
+            sides.setdefault(g.black, []).append("O")
+        for b in rnd.byes:
+            sides.setdefault(b.player, []).append("-")
+    runs = [key for key, seq in sides.items()
+            if any(seq[i] == seq[i + 1] == seq[i + 2] != "-" for i in range(len(seq) - 2))]
+    assert runs == []
 
 
 def test_withdrawal_before_half_removes_all_games_later_is_unplayed_losses():

@@ -32,6 +32,7 @@ from play.worker.loop import run_due
 from registry.events import standings
 from registry.events.models import Event, Pairing
 from registry.models import AffiliatedBody, GameRecord, RatingChange, RegistryGame
+from tests.site.pairing import run_pairing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,7 +59,8 @@ def _event_game(make_user, time_control: str = "fischer 180+2") -> tuple[Event, 
         assert api(user).post(f"/api/v1/events/{event.pk}/entries/", {},
                               format="json").status_code == 201
     assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
-                             format="json").status_code == 201
+                             format="json").status_code == 202
+    run_pairing(event)
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/start/", format="json")
     assert r.status_code == 200, r.json()
     pairing = Pairing.objects.select_related("game", "white__player__user",

@@ -18,6 +18,7 @@ from play.models import Game, GameEvent
 from registry import arbiters
 from registry.events.models import Event, Pairing
 from registry.models import AffiliatedBody
+from tests.site.pairing import run_pairing
 from tests.site.test_arbiters import _play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +51,8 @@ def _event_game(make_user, policy: str):
                                        format="json")
         assert r.status_code == 201, r.json()
     assert _api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
-                              format="json").status_code == 201
+                              format="json").status_code == 202
+    run_pairing(event)
     assert _api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/start/",
                               format="json").status_code == 200
     pairing = Pairing.objects.select_related(

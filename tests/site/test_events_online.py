@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from registry.events.models import Event, Pairing
 from registry.models import AffiliatedBody, RatingChange, RegistryGame
+from tests.site.pairing import run_pairing
 from tests.site.wsutil import connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -43,7 +44,8 @@ def setup_event(make_user):
 @database_sync_to_async
 def pair_and_start(event, arbiter, number):
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
-    assert r.status_code == 201, r.json()
+    assert r.status_code == 202, r.json()
+    run_pairing(event)
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/{number}/start/", format="json")
     assert r.status_code == 200, r.json()
     return list(Pairing.objects.filter(round__event=event, round__number=number,

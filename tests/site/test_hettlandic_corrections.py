@@ -29,6 +29,7 @@ from registry.models import AuditEntry, PhaseRatingChange, Player, RegistryGame
 from registry.scoring.figures import figures_from_tally
 from tests.registry.helpers import I_WINS, O_ELIMINATES, add_game, example
 from tests.site import test_hettlandic_event as base
+from tests.site.pairing import run_pairing
 from tests.site.test_events_online import pair_and_start, resign
 from tests.site.test_hettlandic_event import announce, api, champions_of, play_medals, registered
 
@@ -68,7 +69,8 @@ def board_phase(club, make_user, *, typed: dict[int, str] | None = None, player_
     games = {}
     for number in range(1, ROUNDS + 1):
         r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
-        assert r.status_code == 201, r.json()
+        assert r.status_code == 202, r.json()
+        run_pairing(event)
         p = Pairing.objects.select_related("white__player", "black__player").get(
             round__event=event, round__number=number)
         a_is_i = p.white.player_id == a.pk
@@ -210,7 +212,8 @@ def test_after_phase_two_began_the_title_follows_and_only_co_champions_get_award
     # phase 2 played out (white wins every game): c2 plays on but gets no award
     for number in range(1, medals.rounds + 1):
         r = api(arbiter).post(f"/api/v1/events/{medals.pk}/rounds/", {}, format="json")
-        assert r.status_code == 201, r.json()
+        assert r.status_code == 202, r.json()
+        run_pairing(medals)
         for p in Pairing.objects.filter(round__event=medals, round__number=number,
                                         black__isnull=False):
             assert api(arbiter).post(f"/api/v1/events/{medals.pk}/rounds/{number}/results/",

@@ -37,6 +37,7 @@ from registry.models import (
     RegistryGame,
 )
 from registry.services import player_of
+from tests.site.pairing import run_pairing
 from tests.site.test_events_online import pair_and_start, resign
 
 # By hand (R22/R23), a game resigned before any turn: 0 rounds, no tally code. Every category
@@ -129,7 +130,8 @@ def test_settings_fixed_by_r44_and_entry_conditions(club, make_user):
 
     # round 1 opens the rating phase; an odd field gives the R44 bye: the lowest rated
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
-    assert r.status_code == 201, r.json()
+    assert r.status_code == 202, r.json()
+    run_pairing(event)
     het = Hettlandic.objects.get(event=event)
     assert het.phase.status == RatingPhase.OPEN
     bye = Pairing.objects.get(round__event=event, black__isnull=True)
@@ -154,7 +156,8 @@ def test_settings_fixed_by_r44_and_entry_conditions(club, make_user):
                            f"{users[1].player.player_id}/withdraw/")
     assert r.status_code == 200, r.json()
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {"force": True}, format="json")
-    assert r.status_code == 201, r.json()
+    assert r.status_code == 202, r.json()
+    run_pairing(event)
     second = Pairing.objects.get(round__event=event, round__number=2)
     assert {second.white.key, second.black.key} == {users[0].player.player_id,
                                                      users[2].player.player_id}
@@ -350,7 +353,8 @@ def play_medals(event, arbiter) -> Event:
     medals = Event.objects.get(pk=r.json()["phase2"]["event"])
     for number in range(1, medals.rounds + 1):
         r = api(arbiter).post(f"/api/v1/events/{medals.pk}/rounds/", {}, format="json")
-        assert r.status_code == 201, r.json()
+        assert r.status_code == 202, r.json()
+        run_pairing(medals)
         for p in Pairing.objects.filter(round__event=medals, round__number=number,
                                         black__isnull=False):
             r = api(arbiter).post(f"/api/v1/events/{medals.pk}/rounds/{number}/results/",
@@ -474,7 +478,8 @@ def test_over_the_board_records_join_the_phase_and_rate_at_its_close(club, make_
     games = []
     for number in range(1, ROUNDS + 1):
         r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
-        assert r.status_code == 201, r.json()
+        assert r.status_code == 202, r.json()
+        run_pairing(event)
         p = Pairing.objects.select_related("white__player", "black__player").get(
             round__event=event, round__number=number)
         game = add_game(body, p.white.player, p.black.player, I_WINS, at=timezone.now())
@@ -542,6 +547,7 @@ def test_the_phase_table_follows_an_annulment(club, make_user):
     for u in (registered(make_user, "pa", 1800)[0], registered(make_user, "pb", 1700)[0]):
         api(u).post(f"/api/v1/events/{event.pk}/entries/", {}, format="json")
     api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {}, format="json")
+    run_pairing(event)
     p = Pairing.objects.select_related("white__player", "black__player").get(round__event=event)
     game = add_game(body, p.white.player, p.black.player, I_WINS, at=timezone.now())
     api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/results/",

@@ -6,7 +6,11 @@ by the Handbook's rotation; tests/events/test_berger.py holds FIDE's published t
 player id (``Tournament.numbers``); an odd field adds a bye slot (the highest number), and a
 player drawn against it has no game that round: a zero-point bye ``Z``, the same for everyone
 over a cycle, so it moves no one in the standings (R41's one-point bye is the Swiss's, C.04.1).
-The second cycle of a double round robin repeats the first with sides reversed.
+A double round robin (R42, as amended) plays its first cycle with the table's last two rounds
+swapped, as FIDE's Annex 1 recommends: played straight, the last round of the first cycle and
+the first of the second (the same pairs, sides reversed) would give the players of the table's
+last round who had one side in its second-to-last that side three times running. The second
+cycle follows the first as played, sides reversed.
 """
 
 from __future__ import annotations
@@ -25,15 +29,20 @@ from registry.events.pairing.model import (
 
 
 def table(players: int, round_number: int, cycles: int = 1) -> list[tuple[int, int]]:
-    """FIDE's Berger pairs (white number, black number) of one round; with an odd field the
-    bye slot is ``players + 1``. Round numbers past the first cycle reverse the sides."""
+    """FIDE's Berger pairs (white number, black number) of the round played as
+    ``round_number``; with an odd field the bye slot is ``players + 1``. With two cycles the
+    table's last two rounds are played in swapped order, and the second cycle repeats the
+    first as played with the sides reversed."""
     if players < 2:
         raise PairingError("a round robin needs at least two players")
     slots = players + players % 2
     per_cycle = slots - 1
     if not 1 <= round_number <= per_cycle * cycles:
         raise PairingError(f"a round robin of {players} has {per_cycle * cycles} rounds")
-    pairs = berger_round(slots, (round_number - 1) % per_cycle + 1)
+    in_cycle = (round_number - 1) % per_cycle + 1
+    if cycles == 2 and per_cycle >= 2 and in_cycle >= per_cycle - 1:
+        in_cycle = 2 * per_cycle - 1 - in_cycle  # R42: the last two rounds swapped
+    pairs = berger_round(slots, in_cycle)
     if round_number > per_cycle:
         pairs = [(b, a) for a, b in pairs]
     return pairs
