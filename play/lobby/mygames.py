@@ -2,8 +2,9 @@
 time left on your clock, then those waiting on the opponent, then adjourned games by the time
 their arbiter set for the resumption (R38), then untimed ones.
 
-Read from the game rows alone (the append keeps each game's side to move and deadline on its
-row), so the list costs one query however many games a player has going.
+Read from the game rows and their seats (the append keeps each game's seat to move and
+deadline on its row), so the list costs two queries however many games a player has going,
+of any game and any number of seats.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from play.models import Game
+from play.models import Game, Seat
 
 
 @dataclass(frozen=True, slots=True)
 class MyGame:
     game: Game
-    side: str
-    opponent: str
+    side: str  # the player's seat
+    opponent: str  # the other players' names (", " between them in a game of more)
     your_turn: bool
     left: timedelta | None  # on the running clock (yours when it is your turn); None untimed
 
@@ -62,15 +63,20 @@ def my_games(user, now: datetime | None = None) -> list[MyGame]:
     """``user``'s live games: their turn first, each part by time left, then adjourned games
     by their resumption time (R38), untimed last."""
     now = now or timezone.now()
-    rows = (Game.objects.filter(Q(player_i=user) | Q(player_o=user), status=Game.LIVE)
-            .select_related("player_i", "player_o"))
+    mine = {s.game_id: s for s in Seat.objects.filter(user=user, game__status=Game.LIVE)
+            .select_related("game").order_by("game_id", "order")}
+    others: dict[int, list[str]] = {pk: [] for pk in mine}
+    for game_id, name in (Seat.objects.filter(game_id__in=list(mine), user__isnull=False)
+                          .exclude(user=user).order_by("game_id", "order")
+                          .values_list("game_id", "user__username")):
+        others[game_id].append(name)
     out = []
-    for g in rows:
-        side = "I" if g.player_i_id == user.pk else "O"
-        other = g.player_o if side == "I" else g.player_i
+    for seat in mine.values():
+        g = seat.game
         left = g.deadline - now if g.deadline is not None else None
         resumes = g.resume_at - now if g.resume_at is not None else None
-        out.append(MyGame(g, side, other.get_username(), g.to_move == side, left, resumes))
+        out.append(MyGame(g, seat.seat, ", ".join(others[g.pk]), g.to_move == seat.seat, left,
+                          resumes))
     big = timedelta(days=10_000)
     out.sort(key=lambda m: (not m.your_turn, m.left is None, m.left or big,
                             m.resumes_in is None, m.resumes_in or big,
