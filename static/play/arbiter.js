@@ -1,6 +1,6 @@
 /* The arbiter's tools (R39): the console's live list of games with their warning signs, and
    the arbiter panel of a game page (signs per turn, the actions). Actions on a game in play go
-   over the game's websocket (board.js's socket, window.taluSend) as commands of the one
+   over the game's websocket (client.js's socket, window.taluSend) as commands of the one
    command path; annul, after the game, over the REST API. */
 (function () {
   "use strict";

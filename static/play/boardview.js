@@ -1,4 +1,4 @@
-/* The talu board's drawing, shared by the game page (board.js), the rules page's diagrams
+/* The talu board's drawing, shared by the game page (games/talu.js), the rules page's diagrams
  * (diagrams.js), the lessons (lessons.js) and the review (review.js): one grid of square
  * buttons, the coordinates outside it (so no mark ever covers them, issue 24 finding 8), and
  * an SVG layer for a turn's path and captures. Plain JS, no build step: window.Talu.

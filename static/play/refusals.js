@@ -3,7 +3,7 @@
  * A square that is not highlighted either asks the server (the step is sent; the rules core
  * refuses it with its own sentence, "A3 is not next to A1: ...", and nothing changes), or,
  * when no step is meant (nothing selected, an opponent's piece, not our turn), gets a sentence
- * from here. Used by board.js and lessons.js. Plain JS: window.Talu.explainClick.
+ * from here. Used by games/talu.js and lessons.js. Plain JS: window.Talu.explainClick.
  */
 (function () {
   "use strict";

@@ -1,8 +1,9 @@
 /* Review: step through any game, finished or live, turn by turn and step by step (issue 24).
  *
  * The positions come from the server (review.json: every frame replayed by the rules core);
- * the board of the game page shows the chosen one (board.js: Talu.game.showFrame) until
- * "back to the game". The notation is clickable: a turn's line jumps to the position after it.
+ * the board of the game page shows the chosen one (client.js: Talu.game.showFrame, drawn by the
+ * game's renderer) until "back to the game". The notation is clickable: a turn's line jumps to
+ * the position after it.
  */
 (function () {
   "use strict";
