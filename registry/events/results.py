@@ -26,9 +26,12 @@ UNPLAYED_WINNER = {"I": "+-", "O": "-+"}
 
 def result_of(game) -> str | None:
     """The pairing's result for finished ``game`` (None: it ended without one)."""
+    winner = game.winner or ""
+    if winner not in ("", "-"):  # any two-seat game: white holds its first seat (talu's I)
+        winner = "I" if winner == game.played_seats()[0] else "O"
     if game.cause == "unplayed":
-        return UNPLAYED_WINNER.get(game.winner or "")
-    return FROM_WINNER.get(game.winner or "")
+        return UNPLAYED_WINNER.get(winner)
+    return FROM_WINNER.get(winner)
 
 
 def game_finished(game) -> None:
@@ -51,7 +54,9 @@ def game_finished(game) -> None:
         pairing.result = result
         pairing.decided_by = "game"
         if game.cause == "unplayed":
-            loser = "light" if game.winner == "O" else "dark"
+            loser = "white" if game.winner != game.played_seats()[0] else "black"
+            if game.game == "talu":
+                loser = "light" if game.winner == "O" else "dark"
             pairing.note = f"unplayed: {loser} did not complete the opening turn in time (R41)"
         pairing.save(update_fields=["result", "decided_by", "note"])
         touch(pairing.round.event_id)

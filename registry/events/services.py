@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from play.games import clock
-from play.games.registry import VARIANT_NAMES
+from play.games.registry import variant_of
 from play.games.text import TextError, clean_name, problem
 from registry.events import hettlandic, state
 from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
@@ -72,8 +72,19 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
         raise EventError(f"unknown setting {sorted(unknown)[0]!r}")
     if "name" in values:
         values["name"] = _name(values["name"], "an event's name")
-    if "variant" in values and values["variant"] not in VARIANT_NAMES:
-        raise EventError(f"unknown variant {values['variant']!r}")
+    if "variant" in values:  # the event's game: any two-seat variant (talu's by its name)
+        try:
+            spec = variant_of(values["variant"]) if isinstance(values["variant"], str) \
+                else None
+        except KeyError:
+            spec = None
+        if spec is None:
+            raise EventError(f"unknown variant {values['variant']!r}")
+        if len(spec.played) != 2:
+            raise EventError(f"{spec.title} is played by {len(spec.played)}: an event pairs "
+                             "two players a game (round robin and Swiss)")
+        if spec.game != "talu" and values.get("system") == "hettlandic":
+            raise EventError("the Hettlandic system is talu's (R44-R46)")
     if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
         try:
             values["time_control"] = str(clock.parse(values["time_control"]))
@@ -531,7 +542,7 @@ def _start(event: Event, rnd: Round) -> bool:
     (PostgreSQL re-checks the condition on the row it waited for). Whether this call started
     it. After the commit both players of each game are told on the lobby's socket (R41) and the
     worker is woken to mail them (``registry.events.notify``)."""
-    from play.lifecycle import StartError, start_game
+    from play.lifecycle import StartError, start_table
 
     now = timezone.now()
     if not Round.objects.filter(pk=rnd.pk, state=Round.PAIRED).update(
@@ -547,8 +558,8 @@ def _start(event: Event, rnd: Round) -> bool:
                 raise EventError(f"{guest.name} has no account, so board {p.board} cannot "
                                  "be played online: enter its result first", "conflict")
             try:
-                game = start_game(p.white.player.user, p.black.player.user,
-                                  **game_settings(event))
+                game = start_table(players=[p.white.player.user, p.black.player.user],
+                                   **game_settings(event))
             except StartError as err:  # an event announced before controls were checked
                 raise EventError(f"the round cannot start: {err}", "conflict") from None
             _event_model(game, event)
@@ -564,11 +575,11 @@ def _start(event: Event, rnd: Round) -> bool:
 
 
 def game_settings(event: Event) -> dict:
-    """What the event fixes of every game it starts (R41), as ``start_game``'s arguments:
-    its variant, rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
+    """What the event fixes of every game it starts (R41), as ``start_table``'s arguments:
+    its game and variant (white the first seat, black the second), rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
     game's players are warned automatically, as in casual games; ``off``, nothing is
     automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
-    return {"variant": event.variant, "rated": event.rated,
+    return {"variant_key": variant_of(event.variant).key, "rated": event.rated,
             "auto_warn": event.auto_arbiter == "warn",
             # R36: its clocks; R41: a missed opening turn is an unplayed loss, not an abort
             "time_control": event.time_control, "in_event": True}
@@ -579,6 +590,8 @@ def _event_model(game, event: Event) -> None:
     Hettlandic phase-1 game belongs to its rating phase (R45)."""
     from registry.models import RegistryGame
 
+    if game.game != "talu":  # another game's ratings are its own (registry.game_ratings)
+        return
     RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model,
                                                   **hettlandic.registry_fields(event))
 

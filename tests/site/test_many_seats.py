@@ -108,3 +108,49 @@ def test_a_challenge_names_any_games_two_seat_variant(tiny, make_user):
         open_challenge(ana, variant="tiny/race")
     with pytest.raises(ChallengeError, match="unknown variant"):
         open_challenge(ana, variant="duel")  # another game's variants go by key
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_of_another_two_seat_game_plays_it_and_scores_it(tiny, make_user):
+    """The event's game is a setting: its rounds start games of that game (white the first
+    seat), and a finished game's result is the pairing's; a game of three seats is refused."""
+    from rest_framework.test import APIClient
+
+    from registry.events.models import Event, Pairing
+    from registry.models import AffiliatedBody
+    from tests.site.pairing import run_pairing
+
+    def api(user):
+        c = APIClient()
+        c.force_authenticate(user)
+        return c
+
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-TINY", name="Tiny club")
+    arbiter = make_user("arbiter")
+    body.registrars.add(arbiter)
+    settings = {"body": body.registrar_id, "name": "Tiny duels", "system": "round_robin",
+                "venue": "online", "rated": True, "variant": "tiny/race"}
+    refused = api(arbiter).post("/api/v1/events/", settings, format="json")
+    assert refused.status_code == 400 and "played by 3" in str(refused.json())
+    made = api(arbiter).post("/api/v1/events/", {**settings, "variant": "tiny/duel"},
+                             format="json")
+    assert made.status_code == 201, made.json()
+    event = Event.objects.get(pk=made.json()["id"])
+    players = [make_user(n) for n in ("ana", "ben")]
+    for u in players:
+        assert api(u).post(f"/api/v1/events/{event.pk}/entries/", {},
+                           format="json").status_code == 201
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/", {},
+                             format="json").status_code == 202
+    run_pairing(event)
+    assert api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/1/start/",
+                             format="json").status_code == 200
+    pairing = Pairing.objects.select_related("game", "white__player__user").get(
+        round__event=event, black__isnull=False)
+    game = pairing.game
+    assert (game.game, game.variant, game.in_event) == ("tiny", "duel", True)
+    assert game.player_i == pairing.white.player.user  # white holds the first seat
+    assert _play(game, game.player_o, "resign").ok  # black (the second seat) resigns
+    run_due()
+    pairing.refresh_from_db()
+    assert pairing.result == "1-0" and pairing.decided_by == "game"
