@@ -40,6 +40,7 @@ from registry.events.pairing.model import (  # noqa: E402
     Round,
     Tournament,
 )
+from registry.events.pairing.random_rounds import before_round  # noqa: E402
 
 NO_PAIRING = ("no pairing",)
 
@@ -96,17 +97,7 @@ def one_tournament(seed: int, players: tuple[int, int], args) -> tuple[int, int]
                     for i in range(rng.randint(*players))], total_rounds=rng.randint(4, 9))
     compared = differ = 0
     for rn in range(1, t.total_rounds + 1):
-        if rn > 1 and rng.random() < 0.2:
-            t = t.with_late_entrant(Entrant(f"L{seed}-{rn}", rating=rng.randint(1000, 2500)))
-        if rn > 1 and rng.random() < 0.2:
-            i = rng.randrange(len(t.entrants))
-            if t.entrants[i].withdrawn_after is None and t.entrants[i].joined_round < rn:
-                t.entrants[i] = replace(t.entrants[i], withdrawn_after=rn - 1)
-        absent = {}
-        for _ in range(rng.choice([0, 0, 1, 2])):
-            e = rng.choice(t.entrants)
-            if e.active_in(rn):
-                absent[e.key] = rng.choice("HZ")
+        t, absent = before_round(t, rng, rn, late=f"L{seed}-")
         numbers = t.numbers()
         try:
             rnd = swiss.pair_round(t, absent)

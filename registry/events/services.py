@@ -576,9 +576,10 @@ def _start(event: Event, rnd: Round) -> bool:
 
 def game_settings(event: Event) -> dict:
     """What the event fixes of every game it starts (R41), as ``start_table``'s arguments:
-    its game and variant (white the first seat, black the second), rated or not, and its automatic arbiter policy (R39): ``warn``, a flagged
-    game's players are warned automatically, as in casual games; ``off``, nothing is
-    automatic (the R14 flag shows on the arbiter's console and only the arbiter acts)."""
+    its game and variant (white the first seat, black the second), rated or not, and its
+    automatic arbiter policy (R39): ``warn``, a flagged game's players are warned
+    automatically, as in casual games; ``off``, nothing is automatic (the R14 flag shows on
+    the arbiter's console and only the arbiter acts)."""
     return {"variant_key": variant_of(event.variant).key, "rated": event.rated,
             "auto_warn": event.auto_arbiter == "warn",
             # R36: its clocks; R41: a missed opening turn is an unplayed loss, not an abort

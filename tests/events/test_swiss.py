@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from registry.events.pairing import dutch, swiss, trf
 from registry.events.pairing.model import BoardPairing, Entrant, PairingError, Round, Tournament
+from registry.events.pairing.random_rounds import before_round
 
 DATA = Path(__file__).parent / "data"
 
@@ -87,18 +87,7 @@ def test_issue_40s_minimal_case_keeps_two_pairs_in_the_two_point_bracket():
 
 def random_round(t: Tournament, rng: random.Random, rn: int) -> tuple[Tournament, dict]:
     """Before round ``rn``: maybe a late entry, maybe a withdrawal, maybe byes asked."""
-    if rn > 1 and rng.random() < 0.2:
-        t = t.with_late_entrant(Entrant(f"L{rn}", rating=rng.randint(1000, 2500)))
-    if rn > 1 and rng.random() < 0.2:
-        i = rng.randrange(len(t.entrants))
-        if t.entrants[i].withdrawn_after is None and t.entrants[i].joined_round < rn:
-            t.entrants[i] = replace(t.entrants[i], withdrawn_after=rn - 1)
-    absent = {}
-    for _ in range(rng.choice([0, 0, 1, 2])):
-        e = rng.choice(t.entrants)
-        if e.active_in(rn):
-            absent[e.key] = rng.choice("HZ")
-    return t, absent
+    return before_round(t, rng, rn)
 
 
 def check_round(t: Tournament, rnd: Round, absent: dict[str, str]) -> None:

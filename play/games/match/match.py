@@ -173,12 +173,18 @@ class Match:
             out.append(replace(event, data=data, actor=actor.kind, visibility=visibility))
         return out
 
-    def _adjourn(self, state: MatchState, actor: Any, command: Adjourn, at: int | None
-                 ) -> Event:
-        sessions.check_reason(command.reason)
+    @staticmethod
+    def _session_checks(state: MatchState, actor: Any, reason: str) -> None:
+        """What an adjournment and a resumption check first: the reason's text, a live game,
+        a player's seat."""
+        sessions.check_reason(reason)
         decisions.live(state)
         if actor.plays:
             decisions.check_seat(state, actor)
+
+    def _adjourn(self, state: MatchState, actor: Any, command: Adjourn, at: int | None
+                 ) -> Event:
+        self._session_checks(state, actor, command.reason)
         to_act = self.rules.to_act(state.engine)
         return sessions.decide_adjourn(state.sessions, actor, command, at,
                                        to_act[0] if to_act else "",
@@ -186,10 +192,7 @@ class Match:
 
     def _resume(self, state: MatchState, actor: Any, command: Resume, at: int | None
                 ) -> Event:
-        sessions.check_reason(command.reason)
-        decisions.live(state)
-        if actor.plays:
-            decisions.check_seat(state, actor)
+        self._session_checks(state, actor, command.reason)
         return sessions.decide_resume(state.sessions, actor, command, at, state.seats,
                                       self.rules.last_turn(state.engine))
 
