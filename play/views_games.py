@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from play.computer.start import ComputerGameError, play_the_computer
 from play.games.protocol import EVERYONE
-from play.games.talu.review import review
+from play.games.registry import parts_of
 from play.live.delivery import wake_computer
 from play.lobby import challenges, mygames
 from play.models import ComputerGame, Game
@@ -24,8 +24,12 @@ PAGE_SIZE = 25
 
 def game_review(request, game_id):
     """Every position of the game after every step, for stepping through it (finished or
-    live): the events everyone may see, replayed by the rules core."""
+    live): the events everyone may see, replayed by the game's own review
+    (``GameParts.review``); a 404 with words for a game that has none."""
     game = get_object_or_404(Game, uuid=game_id)
+    review = parts_of(game.game).review
+    if review is None:
+        return JsonResponse({"error": "this game has no review"}, status=404)
     events = (game.events.filter(visibility=EVERYONE, version__lte=game.version)
               .order_by("version").values_list("kind", "data"))
     data = review(game.variant, events)
@@ -48,7 +52,7 @@ def my_games(request):
     rows = []
     for g in page.object_list:
         side = g.side_of(user)
-        opp = g.player_o if side == "I" else g.player_i
+        opp = g.player_o if g.player_i_id == user.pk else g.player_i
         outcome = ""
         if g.status != Game.LIVE:
             outcome = ("null" if g.winner in ("-", "") else "won" if g.winner == side else "lost")
@@ -74,18 +78,18 @@ def rematch(request, game_id):
     computer = ComputerGame.objects.filter(game=game).first()
     if computer is not None:
         try:
-            new = play_the_computer(request.user, variant=game.variant, level=computer.level,
+            new = play_the_computer(request.user, variant=game.variant_key, level=computer.level,
                                     side=computer.side, time_control=game.time_control)
         except ComputerGameError as err:
             messages.error(request, str(err))
             return redirect("game", game.uuid)
         async_to_sync(wake_computer)()  # the computer may have the first turn
         return redirect("game", new.uuid)
-    opponent = game.player_o if side == "I" else game.player_i
+    opponent = game.player_o if game.player_i_id == request.user.pk else game.player_i
     try:
         challenges.open_challenge(request.user, variant=game.variant, rated=game.rated,
                                   opponent=opponent.get_username(),
-                                  side="O" if side == "I" else "I",
+                                  side=next(s for s in game.played_seats() if s != side),
                                   time_control=game.time_control,
                                   address=clientaddr.limit_key(clientaddr.of_request(request)))
     except challenges.ChallengeError as err:

@@ -1,52 +1,59 @@
-"""The rules page and the interactive lessons (issue 24): a newcomer learns talu on the site.
+"""The rules page and the interactive lessons (issue 24): a newcomer learns the site's game.
 
-Thin: the lessons and their checking are the rules core's (``play.games.talu.lessons``); the
-rules page is a template whose diagrams the site's own board script draws
-(``static/play/diagrams.js``).
+Thin: the lessons and their checking are the game's own (its ``GameParts.lessons``, asked of
+the catalogue for the site's game, ``play.games.registry.DEFAULT_GAME``); the rules page is a
+template whose diagrams the site's own board script draws (``static/play/diagrams.js``).
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
-from play.games.talu import lessons
-from play.games.talu.lessons import BY_SLUG, LESSONS
+from play.games.protocol.parts import Lessons
+from play.games.registry import DEFAULT_GAME, parts_of
+
+
+def _lessons() -> Lessons:
+    lessons = parts_of(DEFAULT_GAME).lessons
+    if lessons is None:
+        raise Http404("no lessons here")
+    return lessons
 
 
 def rules(request):
-    return render(request, "learn/rules.html", {"lessons": LESSONS})
+    return render(request, "learn/rules.html", {"lessons": _lessons().items})
 
 
 def lesson_list(request):
-    return render(request, "learn/lessons.html", {"lessons": LESSONS})
+    return render(request, "learn/lessons.html", {"lessons": _lessons().items})
 
 
-def _lesson(slug: str) -> lessons.Lesson:
-    lesson = BY_SLUG.get(slug)
+def _lesson(slug: str) -> tuple[Lessons, Any]:
+    lessons = _lessons()
+    lesson = lessons.by_slug(slug)
     if lesson is None:
         raise Http404("no such lesson")
-    return lesson
+    return lessons, lesson
 
 
 def lesson_page(request, slug: str):
-    lesson = _lesson(slug)
-    index = LESSONS.index(lesson)
-    nxt = LESSONS[index + 1] if index + 1 < len(LESSONS) else None
-    start = lessons.attempt(lesson, [])
+    lessons, lesson = _lesson(slug)
+    index = lessons.items.index(lesson)
+    nxt = lessons.items[index + 1] if index + 1 < len(lessons.items) else None
     return render(request, "learn/lesson.html", {
-        "lesson": lesson, "next": nxt, "number": index + 1, "count": len(LESSONS),
-        "initial": {"slug": lesson.slug, "side": lesson.side, "state": start["state"],
-                    "targets": list(lesson.targets)},
+        "lesson": lesson, "next": nxt, "number": index + 1, "count": len(lessons.items),
+        "initial": lessons.initial(lesson),
     })
 
 
 def lesson_try(request, slug: str):
     """GET ``?steps=<JSON list of steps>``: the attempt checked by the rules core. A read with
     no effect (nothing is stored), so a GET; bad input gets a 400 with words."""
-    lesson = _lesson(slug)
+    lessons, lesson = _lesson(slug)
     try:
         steps = json.loads(request.GET.get("steps") or "[]")
     except (ValueError, RecursionError):  # nested past the decoder's limit: junk too

@@ -119,8 +119,9 @@ def write_ended_sessions(game: Game) -> int:
     """R38: when a sitting ends (the game adjourned, its turn sealed), its session entry is
     written, signed and chained at once, not at the game's end. Idempotent (a subscriber of
     ``adjourned``, run by the worker until the game resumes): only the sittings that ended
-    and have no entry yet are written, under the registry game's lock. How many were."""
-    if not game.is_live:
+    and have no entry yet are written, under the registry game's lock. How many were (none
+    for a game other than talu: its record is kept when it ends, ``registry.other_games``)."""
+    if not game.is_live or not services.keeps_book_records(game):
         return 0
     sealed = GameEvent.objects.filter(game=game, kind="seal").count()
     archived = RegistryGame.objects.filter(live=game).first()
@@ -148,7 +149,10 @@ def write_ended_sessions(game: Game) -> int:
 
 
 def archive(game: Game) -> bool:
-    """Archive finished ``game``; False when it was archived already (nothing done)."""
+    """Archive finished ``game``; False when it was archived already (nothing done) or is
+    not talu's (another game's record and ratings are ``registry.other_games``')."""
+    if not services.keeps_book_records(game):
+        return False
     if game.is_live:
         raise ValueError(f"game {game.uuid} is still in play")
     archived = RegistryGame.objects.filter(live=game).first()

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
+from play.games.talu.protocol import RULES as TALU
 from registry import recordkeeping
 from registry.models import (
     AffiliatedBody,
@@ -24,6 +25,13 @@ from registry.models import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def keeps_book_records(game) -> bool:
+    """Whether the site game ``game`` is talu's, whose registry entry, book records (STGE,
+    STSE, STGN, STDGS) and ledger (R30) are this registry's; every other game's record and
+    ratings are ``registry.other_games``'."""
+    return getattr(game, "game", TALU.name) == TALU.name
 
 
 def player_of(user) -> Player:

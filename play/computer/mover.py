@@ -39,12 +39,12 @@ from play import gameview
 from play.commands.path import execute_async
 from play.commands.submission import Submission
 from play.computer import conf, pool
-from play.computer.think import snapshot, think
+from play.computer.account import computer_ids
+from play.computer.think import player_for, snapshot, think
 from play.games import clock
 from play.games.protocol import PlayStep, Resign, computer
-from play.games.talu.search import get_level
-from play.games.talu.search.levels import CLOCK_RESERVE, wall_seconds
-from play.games.talu.variants import get_variant
+from play.games.protocol.parts import ComputerPlayer
+from play.games.registry import variant_of
 from play.live import delivery
 from play.models import ComputerGame, Game
 from play.store import engines
@@ -54,14 +54,15 @@ log = logging.getLogger(__name__)
 LEASE_MARGIN = 30.0  # seconds of a claim beyond the level's thinking time and the animation
 
 
-def _lease(level: int) -> float:
-    lv = get_level(level)
-    return wall_seconds(lv.seconds) + 12 * conf.step_delay() + LEASE_MARGIN
+def _lease(player: ComputerPlayer, level: int) -> float:
+    return player.wall_seconds(player.seconds(level)) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
-def _person() -> Case:
-    """The account a ``ComputerGame`` row's computer plays against: the other side's."""
-    return Case(When(side="O", then=F("game__player_i")), default=F("game__player_o"))
+def _person(computers: set[int]) -> Case:
+    """The account a ``ComputerGame`` row's computer plays against: the game's other player
+    (a game against the computer has two seats, one of them the computer's account)."""
+    return Case(When(game__player_i__in=computers, then=F("game__player_o")),
+                default=F("game__player_i"))
 
 
 def _urgency() -> list[OrderBy]:
@@ -80,16 +81,19 @@ def claim(worker: str, limit: int) -> list[ComputerGame]:
     it while another person's turn was left unclaimed. Then the most urgent clocks first (R36:
     a wave of computer games queues for the pool, and a turn's wait there is paid from the
     computer's clock), then the cheaper levels."""
+    computers = computer_ids()
+    if not computers:  # no computer account yet: no game against it either
+        return []
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
     rows = (ComputerGame.objects.filter(free, game__status=Game.LIVE, game__to_move=F("side"))
-            .annotate(place=Window(RowNumber(), partition_by=[_person()],
+            .annotate(place=Window(RowNumber(), partition_by=[_person(computers)],
                                    order_by=_urgency()))
             .select_related("game").defer("game__stgn")
             .order_by("place", *_urgency())[:limit])
     claimed: list[ComputerGame] = []
     for row in rows:
-        until = now + timedelta(seconds=_lease(row.level))
+        until = now + timedelta(seconds=_lease(player_for(row.game.variant_key), row.level))
         got = ComputerGame.objects.filter(free, pk=row.pk).update(
             claimed_by=worker[:64], claimed_until=until)
         if got:  # another worker's claim since the read: skip it
@@ -101,9 +105,11 @@ def prepare(row: ComputerGame) -> dict[str, Any]:
     """What the thinking needs of a claimed game, as its claim read it."""
     game = row.game
     position = hold_state(game)
-    return {"uuid": game.uuid, "variant": game.variant, "version": game.version,
+    computers = computer_ids()
+    return {"uuid": game.uuid, "variant": game.variant_key, "version": game.version,
             "position": position, "level": row.level, "side": row.side,
-            "account": game.player_i_id if row.side == "O" else game.player_o_id,
+            "account": (game.player_o_id if game.player_i_id in computers
+                        else game.player_i_id),
             "clock": _clock(game)}
 
 
@@ -132,19 +138,20 @@ def _clock(game: Game) -> dict[str, Any]:
     if game.deadline is None:
         return {}
     control = clock.parse(game.time_control)
-    steps = get_variant(game.variant).steps
+    player = player_for(game.variant_key)
+    steps = player.turn_moves(variant_of(game.variant_key).name)
     return {"deadline": clock.ms(game.deadline),
             "increment": float(control.increment) if control.kind == clock.FISCHER else 0.0,
-            "reserve": CLOCK_RESERVE + steps * conf.step_delay()}
+            "reserve": player.reserve + steps * conf.step_delay()}
 
 
-def step_pause(delay: float, steps: int, deadline: int | None) -> float:
+def step_pause(delay: float, steps: int, deadline: int | None, reserve: float) -> float:
     """The pause between two of the computer's ``steps``: ``delay``, shortened on a clock so
-    that the animation never takes more than half of what is left beyond the reserve (R36:
-    the steps are on the clock until the turn's last one)."""
+    that the animation never takes more than half of what is left beyond the ``reserve`` (the
+    game's computer's, R36: the steps are on the clock until the turn's last one)."""
     if deadline is None or steps < 2 or not delay:
         return delay
-    spare = deadline / 1000 - time.time() - CLOCK_RESERVE
+    spare = deadline / 1000 - time.time() - reserve
     return max(0.0, min(delay, spare / (2 * (steps - 1))))
 
 
@@ -170,7 +177,8 @@ async def think_in_time(job: dict[str, Any], level: int, seconds: float) -> dict
     worker at its own priority: the computer does not lose on time because its pool was
     busy or starved. The late search is dropped (cancelled if it had not started)."""
     clock_args = job["clock"]
-    guard = guard_seconds(clock_args.get("deadline"), clock_args.get("reserve", CLOCK_RESERVE))
+    reserve = clock_args.get("reserve", player_for(job["variant"]).reserve)
+    guard = guard_seconds(clock_args.get("deadline"), reserve)
     thinking = pool.think_async(job["variant"], job["position"], level, seconds,
                                 account=job.get("account"), **clock_args)
     if guard is None:
@@ -215,8 +223,9 @@ async def play_turn(row: ComputerGame, worker: str) -> bool:
     failed = False
     try:
         job = await _in_thread(prepare)(row)
-        level = get_level(job["level"])
-        result = await think_in_time(job, level.number, level.seconds)
+        player = player_for(job["variant"])
+        level = int(job["level"])
+        result = await think_in_time(job, level, player.seconds(level))
         nodes = result["nodes"]
         actor = computer(job["side"])
         version = job["version"]
@@ -226,7 +235,7 @@ async def play_turn(row: ComputerGame, worker: str) -> bool:
             played = outcome.ok
             return played
         delay = step_pause(conf.step_delay(), len(result["steps"]),
-                           job["clock"].get("deadline"))
+                           job["clock"].get("deadline"), player.reserve)
         for n, step in enumerate(result["steps"]):
             if n and delay:
                 await asyncio.sleep(delay)

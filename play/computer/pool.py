@@ -32,11 +32,10 @@ from typing import Any
 from play.background_pool import LazyPool, process_pool
 from play.computer import conf
 from play.computer.fair import FairExecutor, FairScheduler
-from play.computer.think import Position, think
-from play.games.talu.search import get_level
+from play.computer.think import Position, player_for, think
 
 QUICK_PROCESSES = 1  # processes beside conf.processes() that think only cheap searches
-QUICK_COST = 1.0  # the CPU seconds of a cheap search at most: levels 1-3 (``Level.seconds``)
+QUICK_COST = 1.0  # a cheap search's CPU seconds at most (``ComputerPlayer.seconds``; talu: 1-3)
 
 
 def _make() -> FairExecutor:
@@ -65,7 +64,7 @@ async def think_async(variant: str, position: Position, level: int,
     searches share the pool fairly with everyone else's (``fair``); ``clock``: its
     ``deadline``, ``increment`` and ``reserve`` in a timed game (R36). Cancelled, a search
     not yet started is dropped."""
-    cost = get_level(level).seconds if seconds is None else seconds
+    cost = player_for(variant).seconds(level) if seconds is None else seconds
     job = partial(think, variant, position, level, seconds, **clock)
     pool = executor()
     try:

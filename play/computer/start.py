@@ -22,9 +22,8 @@ from django.db.models import Q
 
 from play.computer.account import computer_user
 from play.games import clock
-from play.games.registry import VARIANT_NAMES
-from play.games.talu.search import LEVELS
-from play.lifecycle import start_game
+from play.games.registry import computer_for, variant_of
+from play.lifecycle import start_table
 from play.models import ComputerGame, Game
 from talu_site import ratelimit
 
@@ -35,14 +34,24 @@ class ComputerGameError(ValueError):
 
 def play_the_computer(user, variant: str = "standard", level: int = 3, side: str = "random",
                       time_control: str | None = None, rng: random.Random | None = None) -> Game:
-    """Start a game of ``user`` against the computer at ``level``; ``side`` is the user's
-    (``I``, ``O`` or ``random``); ``time_control`` (R36) untimed (the default) or live."""
-    if variant not in VARIANT_NAMES:
-        raise ComputerGameError(f"unknown variant {variant!r}")
-    if not isinstance(level, int) or level not in LEVELS:
-        raise ComputerGameError("the computer's level is a number from 1 to 8")
-    if side not in ("random", "I", "O"):
-        raise ComputerGameError("side must be random, I or O")
+    """Start a game of ``user`` against the computer at ``level``; ``side`` is the user's seat
+    (talu: ``I``, ``O``) or ``random``; ``time_control`` (R36) untimed (the default) or live.
+    Only a two-seat game whose package gives a computer (``play.games.registry.computer_for``)
+    is played against it."""
+    try:
+        spec = variant_of(variant)
+        player = computer_for(variant)
+    except KeyError:
+        raise ComputerGameError(f"unknown variant {variant!r}") from None
+    seats = spec.played
+    if player is None or len(seats) != 2:
+        raise ComputerGameError(f"the computer does not play {spec.title}")
+    levels = player.levels
+    if not isinstance(level, int) or level not in levels:
+        raise ComputerGameError(f"the computer's level is a number from {min(levels)} to "
+                                f"{max(levels)}")
+    if side not in ("random", *seats):
+        raise ComputerGameError(f"side must be random, {' or '.join(seats)}")
     try:
         control = clock.parse(time_control or clock.UNTIMED)
     except clock.TimeControlError as err:
@@ -51,20 +60,20 @@ def play_the_computer(user, variant: str = "standard", level: int = 3, side: str
         raise ComputerGameError("the computer plays untimed or on a live clock (like 3+2 or "
                                 "10+5), not by correspondence")
     if side == "random":
-        side = (rng or random.SystemRandom()).choice(["I", "O"])
+        side = (rng or random.SystemRandom()).choice(list(seats))
     computer = computer_user()
     if computer.pk == user.pk:
         raise ComputerGameError("the computer does not play itself here")
-    light, dark = (user, computer) if side == "I" else (computer, user)
+    players = [user, computer] if side == seats[0] else [computer, user]
     _within_rate(user)
     with transaction.atomic():
         # One player's starts take turns (their account's row locked), so the cap holds
         # against requests at the same moment.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         _within_cap(user)
-        game = start_game(light, dark, variant=variant, rated=False,
-                          time_control=str(control))
-        ComputerGame.objects.create(game=game, side="O" if side == "I" else "I", level=level)
+        game = start_table(spec.key, players, rated=False, time_control=str(control))
+        ComputerGame.objects.create(game=game, side=seats[1] if side == seats[0] else seats[0],
+                                    level=level)
     return game
 
 

@@ -1,4 +1,5 @@
-"""Template filters that put a game in words a newcomer reads (issue 24)."""
+"""Template filters that put a game in words a newcomer reads (issue 24). The words of a
+result are the game's own (``play.games.registry.result_words``, asked by the game's key)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import UTC
 from django import template
 from django.utils.html import format_html
 
-from play.games.talu.outcome import describe_result, side_name
+from play.games import registry
 
 register = template.Library()
 
@@ -27,8 +28,21 @@ def result_words(game) -> str:
     if cause is None:
         live = getattr(game, "live", None)
         cause = getattr(live, "cause", "") if live is not None else ""
-    return describe_result(getattr(game, "winner", "") or None, getattr(game, "reason", ""),
-                           getattr(game, "detail", "") or "", cause)
+    return registry.result_words(_game_key(game), getattr(game, "winner", "") or None,
+                                 getattr(game, "reason", ""), getattr(game, "detail", "") or "",
+                                 cause, getattr(game, "ranks", None) or None)
+
+
+def _game_key(game) -> str:
+    """The catalogue's key of a site game (``Game.game``) or of an archived one (the registry
+    keeps a variant's name): the game its variant belongs to, the site's game if unknown."""
+    key = getattr(game, "game", None)
+    if isinstance(key, str) and key in registry.GAMES:
+        return key
+    try:
+        return registry.game_of(str(getattr(game, "variant", "") or registry.DEFAULT_VARIANT))
+    except KeyError:
+        return registry.DEFAULT_GAME
 
 
 @register.filter
@@ -49,8 +63,8 @@ def resumes_at(game) -> str:
 
 @register.filter
 def side_words(side: str) -> str:
-    """``I`` -> light, ``O`` -> dark."""
-    return side_name(side)
+    """A seat of the site's game in words: ``I`` -> light, ``O`` -> dark."""
+    return registry.seat_words(str(side or ""))
 
 
 @register.filter

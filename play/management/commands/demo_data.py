@@ -1,5 +1,7 @@
-"""``manage.py demo_data``: a few demo players and a finished sample game of real play
-(captures, a chain, an invasion). Idempotent."""
+"""``manage.py demo_data``: a few demo players and, for each game that gives one
+(``GameParts.demo``: talu's is a real game with captures, a chain and an invasion), a finished
+sample game played step by step through the command path, as players would send its moves.
+Idempotent."""
 
 from __future__ import annotations
 
@@ -10,55 +12,25 @@ from django.db.models import Q
 from play.commands.path import execute
 from play.commands.submission import Submission
 from play.games.protocol import PlayStep, player
-from play.games.talu.stgn import read_stgn
-from play.lifecycle import start_game
+from play.games.protocol.parts import Demo
+from play.games.registry import PARTS, variant_of
+from play.lifecycle import start_table
 from play.models import Game
 from play.worker.loop import run_due
 
 DEMO_PASSWORD = "talu-demo-2024"
 DEMO_PLAYERS = ("alice", "bob", "carol")
 
-# A real game (issue 24: the sample used to be a three-pass forfeit): both sides advance,
-# captures from turn 4 on, light's chain E5xD5 D5xC5 in round 10, and dark wins by invasion
-# on H1, a piece light cannot capture back (R10). Replayed step by step through the command
-# path, as players would send them.
-SAMPLE_STGN = """\
-001 I: C1-D1 B2-B3-B4 A2-A3
-001 O: H7-H6 E7-E6 A7-A6 B7-B6
-002 I: A1-A2 D2-D3 C2-C3 D3-D4
-002 O: F7-F6 C7-C6-C5 G7-G6
-003 I: H2-H3 F2-F3 D4-D3 H3-H4
-003 O: A8-A7 A6-A5 A7-A6 D7-D6
-004 I: H4-H5 G2-G3 A3-A4 B4-B5
-004 O: B6xB5-B4 B4xA4-A3
-005 I: F3-F4 D1-D2 E2-E3 C3-C4
-005 O: G6-G5 G5xH5-H4-H3
-006 I: G1-G2 D3-D4 A2-A1 E1-E2
-006 O: C8-C7 E6-E5 A3-A4 H6-H5
-007 I: F4-F5 A1-A2 D2-D1 A2-A3
-007 O: E5xF5-F4-F5 E8-E7
-008 I: D1-C1-C2 G3-G4 G2-G3
-008 O: G8-G7 H3-H2 D6-D5 G7-G6
-009 I: G4-G5 G3-F3-F4 E3-E4
-009 O: H5xG5-G4 F5xF4-F3
-010 I: E4-E5 E5xD5 D5xC5-C6
-010 O: F6-F5 H2-H1 E7-E6 C7-D7 !
-!: O
-"""
 
-
-def sample_steps() -> list[tuple[str, dict]]:
-    """The sample's steps as (side, step) in order, an ``end`` after a turn that left steps."""
-    game = read_stgn(SAMPLE_STGN)
-    out = []
-    for turn in game.turns:
-        for step in turn.steps:
-            out.append((turn.side.value, step.to_dict()))
-        if turn.steps and len(turn.steps) < game.variant.steps and not turn.decisive:
-            out.append((turn.side.value, {"kind": "end"}))
-        if not turn.steps:
-            out.append((turn.side.value, {"kind": "pass"}))
-    return out
+def play_demo(demo: Demo, players: list) -> Game:
+    """The sample game ``demo`` played by ``players`` (in seat order) to its end."""
+    game = start_table(demo.variant, players, rated=True)
+    for seat, move in demo.moves():
+        game.refresh_from_db()
+        res = execute(Submission(game.uuid, player(seat), PlayStep(move), game.version))
+        if not res.ok:
+            raise RuntimeError(f"sample game step refused: {res.reason}")
+    return game
 
 
 class Command(BaseCommand):
@@ -74,16 +46,15 @@ class Command(BaseCommand):
                 user.save()
             users[name] = user
         alice, bob = users["alice"], users["bob"]
-        done = Game.objects.filter(
-            Q(player_i=alice, player_o=bob) | Q(player_i=bob, player_o=alice),
-            status=Game.FINISHED, reason="invasion").exists()
-        if not done:
-            game = start_game(alice, bob, variant="standard", rated=True)
-            for side, step in sample_steps():
-                game.refresh_from_db()
-                res = execute(Submission(game.uuid, player(side), PlayStep(step), game.version))
-                if not res.ok:
-                    raise RuntimeError(f"sample game step refused: {res.reason}")
-            run_due()  # its records and ratings now, not at the server's first worker round
-            self.stdout.write("sample game played: " + str(game.uuid))
+        for key, parts in PARTS.items():
+            demo = parts.demo
+            if demo is None or len(variant_of(demo.variant).played) != 2:
+                continue  # the demo players are two
+            done = Game.objects.filter(
+                Q(player_i=alice, player_o=bob) | Q(player_i=bob, player_o=alice),
+                game=key, status=Game.FINISHED, reason=demo.reason).exists()
+            if not done:
+                game = play_demo(demo, [alice, bob])
+                run_due()  # its records and ratings now, not at the server's first worker round
+                self.stdout.write("sample game played: " + str(game.uuid))
         self.stdout.write(f"demo players: {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD})")

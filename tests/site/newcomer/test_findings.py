@@ -13,8 +13,8 @@ import urllib.request
 
 import pytest
 
+from play.games.talu.demo import SAMPLE_STGN
 from play.games.talu.stgn import read_stgn
-from play.management.commands.demo_data import SAMPLE_STGN
 from tests.site.newcomer.conftest import (
     PHONE,
     VIEWPORTS,

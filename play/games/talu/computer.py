@@ -1,0 +1,74 @@
+"""Talu's computer opponent as the site plays it (``play.games.protocol.parts.ComputerPlayer``).
+
+Pure, like the search behind it (``search/``, levels 1-8, docs/computer.md): the worker's pool
+runs ``think`` in a child process that never imports Django (``play.computer.think``), on a
+pickled copy of the engine the worker holds or on the game's stored events replayed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from .game import TaluGame
+from .protocol import apply_event
+from .search import LEVELS, choose_turn, clock_seconds, get_level
+from .search.levels import CLOCK_RESERVE, wall_seconds
+from .variants import get_variant
+
+
+class TaluComputer:
+    """The search's levels, budgets and turns behind the site's computer contract."""
+
+    levels: tuple[int, ...] = tuple(sorted(LEVELS))
+    reserve: float = CLOCK_RESERVE
+
+    def seconds(self, level: int) -> float:
+        return get_level(level).seconds
+
+    def wall_seconds(self, thinking: float, left: float | None = None,
+                     reserve: float | None = None) -> float:
+        return wall_seconds(thinking, left, CLOCK_RESERVE if reserve is None else reserve)
+
+    def turn_moves(self, variant: str) -> int:
+        return get_variant(variant).steps
+
+    def replay(self, variant: str, events: Iterable[tuple[str, dict[str, Any]]]) -> TaluGame:
+        """The rules engine after the game's stored events (R40: the log is the truth)."""
+        game = TaluGame(variant)
+        for kind, data in events:
+            apply_event(game, kind, data)
+        return game
+
+    def think(self, engine: TaluGame, level: int, *, seconds: float | None = None,
+              seed: int | None = None, deadline: int | None = None, increment: float = 0.0,
+              reserve: float | None = None, nodes: int | None = None) -> dict[str, Any]:
+        """The turn of the side to move: ``seconds`` (or the level's) are CPU seconds of the
+        search, so a level thinks as much on a busy machine as on a quiet one, where the
+        pool's processes get only the CPU nobody else wants; real time is capped too
+        (``wall_seconds``). On a clock (R36) the thinking time is the clock's share
+        (``clock_seconds``, with ``seconds`` or the level's as the ceiling) of what is left
+        *now*, when the pool starts the search, so a wait in the pool's queue is paid from
+        the share, not from the clock, and the real time is capped by what is left."""
+        to_move = engine.side_to_move
+        if engine.outcome is not None or to_move is None:
+            return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
+        reserve = CLOCK_RESERVE if reserve is None else reserve
+        side = to_move.value
+        lv = get_level(level)
+        left = None
+        if deadline is not None:
+            ceiling = lv if seconds is None else replace(lv, seconds=seconds)
+            left = (deadline - time.time() * 1000) / 1000
+            seconds = clock_seconds(ceiling, left, increment, reserve)
+        thinking = lv.seconds if seconds is None else seconds
+        wall = wall_seconds(thinking, left, reserve) if thinking or left is not None else None
+        choice = choose_turn(engine, level, seed=seed, nodes=nodes, seconds=thinking, wall=wall)
+        return {"steps": [s.to_dict() for s in choice.steps], "resign": choice.resign,
+                "nodes": choice.nodes, "side": side, "score": choice.score,
+                "seconds": choice.seconds, "cpu": choice.cpu, "wall": wall}
+
+
+COMPUTER = TaluComputer()
