@@ -21,7 +21,7 @@ from django.db import transaction
 
 from play import ports, seats
 from play.games import clock
-from play.games.registry import VARIANT_NAMES, variant_of
+from play.games.registry import DEFAULT_GAME, VARIANT_NAMES, variant_of
 from play.models import Game
 from play.store import log as event_log
 
@@ -40,7 +40,7 @@ def start_game(player_i, player_o, variant: str = "standard", rated: bool = True
     with talu's variant (its bare name, as talu's rows and records have always said)."""
     if variant not in VARIANT_NAMES:
         raise StartError(f"unknown variant {variant!r}")
-    return start_table(f"talu/{variant}", [player_i, player_o], rated=rated,
+    return start_table(f"{DEFAULT_GAME}/{variant}", [player_i, player_o], rated=rated,
                        auto_warn=auto_warn, time_control=time_control, in_event=in_event)
 
 
@@ -67,10 +67,10 @@ def start_table(variant_key: str, players: Sequence[Any], rated: bool = True,
         raise StartError(str(err)) from None
     two = len(players) == 2
     with transaction.atomic():
-        ratings: list[int | None] = [None] * len(players)
+        directory = ports.directory()
+        ratings = directory.ratings(variant.game, variant.name, players)
         talu: dict[str, Any] = {}
-        if variant.game == "talu":  # the book's ratings (R23), from the registry's ledger
-            ratings = list(ports.directory().ratings(players[0], players[1]))
+        if directory.keeps_book_ratings(variant.game):  # the book's (R23): kept for S3
             talu = {"rating_i": ratings[0], "rating_o": ratings[1]}
         game = Game.objects.create(
             game=variant.game, variant=variant.name, options=options or {},

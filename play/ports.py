@@ -17,8 +17,15 @@ from typing import Any, Protocol
 class Directory(Protocol):
     """The registry as play sees it."""
 
-    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
-        """Both accounts' ratings now (a new game keeps them: S3 expectations, R23)."""
+    def ratings(self, game: str, variant: str, players: Any) -> list[int | None]:
+        """The ratings ``players`` bring to a new game of ``game`` and ``variant`` (a game keeps
+        them: talu's S3 expectations, R23; another game's own rating, None for a newcomer).
+        ``keeps_book_ratings`` says whose they are."""
+        ...
+
+    def keeps_book_ratings(self, game: str) -> bool:
+        """Whether ``game``'s games are rated by the book's ledger (talu's, R30: their ratings
+        at the start are kept on the game's row for S3)."""
         ...
 
     def standing(self, user: Any) -> dict[str, Any]:
@@ -66,8 +73,11 @@ class Directory(Protocol):
 class _AccountsOnly:
     """Play on its own: account names, no ratings, no records."""
 
-    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
-        return 0, 0
+    def ratings(self, game: str, variant: str, players: Any) -> list[int | None]:
+        return [0 for _ in players]
+
+    def keeps_book_ratings(self, game: str) -> bool:
+        return False
 
     def standing(self, user: Any) -> dict[str, Any]:
         return {"rating": 0, "stratum": None, "anpc": None, "psf": None}

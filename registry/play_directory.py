@@ -19,8 +19,16 @@ from registry.scoring.psf import default_anpc, expected_rating, performance_safe
 
 
 class RegistryDirectory:
-    def ratings(self, player_i: Any, player_o: Any) -> tuple[int, int]:
-        return services.player_of(player_i).rating, services.player_of(player_o).rating
+    def ratings(self, game: str, variant: str, players: Any) -> list[int | None]:
+        if self.keeps_book_ratings(game):
+            return [services.player_of(u).rating for u in players]
+        from registry.game_ratings.models import GameRating
+        found = {r.user_id: r.display for r in GameRating.objects.filter(
+            game=game, variant=variant, user__in=[u.pk for u in players])}
+        return [found.get(u.pk) for u in players]
+
+    def keeps_book_ratings(self, game: str) -> bool:
+        return services.is_book_game(game)
 
     def standing(self, user: Any) -> dict[str, Any]:
         """R47/R27: rating and stratum; aNPc (the player's own, else the default of their

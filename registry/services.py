@@ -31,7 +31,12 @@ def keeps_book_records(game) -> bool:
     """Whether the site game ``game`` is talu's, whose registry entry, book records (STGE,
     STSE, STGN, STDGS) and ledger (R30) are this registry's; every other game's record and
     ratings are ``registry.other_games``'."""
-    return getattr(game, "game", TALU.name) == TALU.name
+    return is_book_game(getattr(game, "game", TALU.name))
+
+
+def is_book_game(key: str) -> bool:
+    """Whether the game keyed ``key`` is the book's (talu): its ratings are the ledger's."""
+    return key == TALU.name
 
 
 def player_of(user) -> Player:

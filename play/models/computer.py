@@ -25,7 +25,7 @@ class ComputerGame(models.Model):
     """A game in which the computer plays ``side`` at ``level`` (1-8, play.games.talu.search)."""
 
     game = models.OneToOneField("play.Game", on_delete=models.CASCADE, related_name="computer")
-    side = models.CharField(max_length=1)  # "I" or "O"
+    side = models.CharField(max_length=16)  # the computer's seat ("I" or "O" in talu)
     level = models.PositiveSmallIntegerField()
     claimed_by = models.CharField(max_length=64, blank=True)
     claimed_until = models.DateTimeField(null=True, blank=True)

@@ -22,7 +22,11 @@ import pytest
 django.setup()
 
 from registry.records import keys, signing  # noqa: E402
-from tests.site.conftest import make_user, players  # noqa: E402,F401  (reused fixtures)
+from tests.site.conftest import (  # noqa: E402,F401  (reused fixtures)
+    _fresh_process_caches,
+    make_user,
+    players,
+)
 
 SZEGED = "GTF-HU-SZEGED-01"
 PECS = "GTF-HU-PECS-01"

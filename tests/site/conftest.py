@@ -70,13 +70,16 @@ def make_user(django_user_model):
 def _fresh_process_caches():
     """Every test starts with this process's caches of games empty: they are keyed by the
     game's row id, which a test database reuses from one test to the next (a cached state of
-    an earlier test's untimed game 1 was a later test's timed game 1)."""
+    an earlier test's untimed game 1 was a later test's timed game 1); so is the cache of the
+    computer's account ids (an earlier test's computer was a later test's person, not rated)."""
     from django.core.cache import caches
 
     from play import gameview
+    from play.computer import account
 
     engines.forget()
     gameview.forget()
+    account.forget()
     # Fragments cached by row id (events, the lobby) from an earlier test; only this
     # process's own memory cache (Redis's clear would flush the whole database).
     cache = caches["default"]
