@@ -17,7 +17,6 @@ them, so a replay on any process has the same clocks (R40).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -61,11 +60,13 @@ from .state import (
     LEAVE,
     NOTE,
     NULL,
+    UNKNOWN,
     MatchState,
 )
 
 #: Every event kind the match stores (a game's own kinds must be others).
 KINDS = (DECIDE, ABORT, NOTE, LEAVE, FORFEIT, NULL, ADDTIME, DECLINE, *sessions.KINDS)
+_MATCH_KINDS, _SESSION_KINDS = frozenset(KINDS), frozenset(sessions.KINDS)  # looked up per event
 #: The agreements that lapse when a seat that did not make them moves (adjournment stands).
 _LAPSING = ("null", "draw")
 
@@ -164,13 +165,13 @@ class Match:
         events = rules.decide_move(state.engine, actor.seat, move)
         visibility = sessions.sealed_visibility(state.sessions)
         out = []
-        for event in events:
-            data = dict(event.data)
+        for e in events:
+            data = e.data
             if at is not None:
-                data["t"] = at
+                data = {**data, "t": at}
                 if lag > 0:
                     data["lag"] = int(lag)
-            out.append(replace(event, data=data, actor=actor.kind, visibility=visibility))
+            out.append(Event(e.kind, e.side, data, e.text, actor.kind, visibility))
         return out
 
     @staticmethod
@@ -215,29 +216,37 @@ class Match:
         """Fold ``event`` into ``state`` (in place) and count it. Raises the game's error for
         an event this state cannot take, having changed nothing. The clock switches when a
         turn ended (never inside a turn, R36) and stops when the game ended."""
-        rules, engine = self.rules, state.engine
-        turns = rules.turns(engine)
+        rules, engine, clock = self.rules, state.engine, state.clock
+        # the turns before it, where a turn's end matters: a clock switches, an offer lapses
+        watch = clock is not None or state.sessions.offer is not None
+        turns = rules.turns(engine) if watch else 0
         kind, data = event.kind, event.data
         at = data.get("t")
-        if kind in sessions.KINDS:
+        state._result = UNKNOWN  # the result is worked out again when next asked
+        if kind in _SESSION_KINDS:
             self._session_event(state, event)
+            state._result = UNKNOWN  # the result is worked out again when next asked
             if isinstance(at, int):
                 state.last_t = at
             state.version += 1
             return state
-        if kind in KINDS:
+        if kind in _MATCH_KINDS:
             self._match_event(state, event)
         else:
             rules.evolve(engine, event)
-            self._lapse_offer(state, event, turns)
+            if watch:
+                self._lapse_offer(state, event, turns)
+        state._result = UNKNOWN  # the result is worked out again when next asked
         if isinstance(at, int):
             state.last_t = at
-        clock = state.clock
         if kind == ADDTIME and clock is not None:
             clock.add(data["side"], int(data["seconds"]) * SECOND)
         if clock is not None and isinstance(at, int):
             if state.result is not None:
-                clock.stop(at, flagged=event.side if state.cause == "time" else None)
+                # the seat out of time keeps 0: by the flag, or in its opening turn (an
+                # abort, R36/R37: else a replayed game showed that turn's limit untouched)
+                out = state.cause == "time" or kind == ABORT
+                clock.stop(at, flagged=event.side if out else None)
             elif kind in (LEAVE, FORFEIT):  # a seat left a game of more than two
                 clock.drop(data.get("seat") or data["side"], at)
             elif rules.turns(engine) != turns:

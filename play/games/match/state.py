@@ -11,6 +11,10 @@ from play.games.protocol import ABORTED, GameOptions, GameRules, Result, Variant
 
 from .sessions import Sessions
 
+#: A result not yet worked out since the state last changed (``Match.evolve`` sets it as it
+#: folds an event).
+UNKNOWN = object()
+
 #: The match's event kinds, stored forever like a game's own (a game's kinds must differ):
 #: ``decide`` a decision off the board (R15, R37: resignation, time, abandonment, agreement),
 #: ``abort`` (R37), ``note`` (an announcement), ``leave`` (a seat of a game of more than two
@@ -28,8 +32,8 @@ class MatchState:
     and how the match decided it (``decided``, for games that do not record decisions
     themselves; ``cause``, R37; ``aborted``)."""
 
-    __slots__ = ("aborted", "cause", "clock", "decided", "engine", "game", "last_t", "left",
-                 "options", "rules", "sessions", "variant", "version")
+    __slots__ = ("_result", "aborted", "cause", "clock", "decided", "engine", "game", "last_t",
+                 "left", "options", "rules", "sessions", "variant", "version")
 
     def __init__(self, rules: GameRules[Any], variant: Variant, options: GameOptions,
                  version: int = 0) -> None:
@@ -45,6 +49,7 @@ class MatchState:
         self.left: list[str] = []  # seats that left, in order (games of more than two)
         self.sessions = Sessions(started=options.started)
         self.last_t: int | None = None  # the time of the last event that had one
+        self._result: Result | object | None = UNKNOWN
         try:
             tc = parse(options.time_control)
         except TimeControlError:  # pragma: no cover - stored controls were checked at start
@@ -62,12 +67,19 @@ class MatchState:
     def result(self) -> Result | None:
         """How the game ended, None while it goes on: the game's own result (which records
         the match's decisions where the game keeps them, like talu's R15), else the match's;
-        with the cause of a decision (R37), seats that left ranked below the rest."""
+        with the cause of a decision (R37), seats that left ranked below the rest. Kept until
+        the state changes: a command reads it several times (the server's decide path, about
+        nine)."""
+        if self._result is UNKNOWN:
+            self._result = self._work_out()
+        return self._result  # type: ignore[return-value]
+
+    def _work_out(self) -> Result | None:
         r = self.rules.result(self.engine)
         if r is None:
             r = self.decided
-        if r is None:
-            return None
+            if r is None:
+                return None
         if self.aborted:
             return Result({}, ABORTED, r.detail, ABORTED)
         if self.cause and not r.cause:
