@@ -49,10 +49,24 @@ def signs_of(game: Game, away: dict[str, Any] | None = None) -> dict[str, Any]:
                "to_move": side.value if side else None,
                "arbiter": [d.to_dict() for d in engine.arbiter], "signs": signs,
                "clock": _clock(state.clock, ms(now)),
-               "absence": _absence(away, game.time_control, now)}
+               "absence": _absence(away, game.time_control, now),
+               "event": _event_of(game)}
     finally:
         engines.put(game, state)
     return row
+
+
+def _event_of(game: Game) -> dict[str, Any] | None:
+    """The event round and board of an event's game (what an arbiter calls its "round"; the
+    game's own ``round`` is its turn number, R8), or None outside any event."""
+    from registry.events.models import Pairing
+
+    p = (Pairing.objects.filter(game_id=game.pk).select_related("round__event")
+         .values("round__event_id", "round__event__name", "round__number", "board").first())
+    if p is None:
+        return None
+    return {"name": p["round__event__name"], "round": p["round__number"], "board": p["board"],
+            "url": reverse("event", args=[p["round__event_id"]]) + f"?round={p['round__number']}"}
 
 
 def _clock(clock: Any, now: int) -> dict[str, Any] | None:

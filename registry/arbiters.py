@@ -1,9 +1,11 @@
 """Arbiters (R39): who is appointed, who may act as arbiter on a game, and the audit trail.
 
 An affiliated body appoints site accounts as arbiters of its events (``registry.events``:
-the event's arbiters act on every game of the event) or of one game outside any event (an
-event's games are its arbiters' alone: an appointment for one of them is refused, and one
-made before that rule counts for nothing); site staff may arbitrate any game outside an event.
+the event's arbiters act on every game of the event) or of one game. An event's games are its
+arbiters' and those the event's body appoints for one of them (issue 38: the club runs its
+event though the site's body holds its online games' records); an appointment for one by
+anyone else is refused, and one made before that rule counts for nothing. Site staff may
+arbitrate any game outside an event.
 Players of a game never arbitrate it, spectators never can (R39).
 Appointing and removing are audited, and so is every action an arbiter takes (``acted``),
 with the arbiter's name. The actions
@@ -17,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from play.models import Game
@@ -42,8 +44,30 @@ def _plays(game: RegistryGame, user) -> bool:
 
 def can_appoint(game: RegistryGame, *, user=None, body: AffiliatedBody | None = None) -> bool:
     """The game's body (its token or a registrar) or staff: who manages the game's records
-    (``registry.access.can_manage``) appoints its arbiters too."""
-    return can_manage(game, user=user, body=body)
+    (``registry.access.can_manage``) appoints its arbiters too; for a game of an event, the
+    event's body as well (issue 38: a club's online event games are held by the site's body,
+    yet the club runs the event). ``appoint`` then decides whether the appointment stands."""
+    return can_manage(game, user=user, body=body) or _event_body_acts(game, user, body)
+
+
+def _event_body(game: RegistryGame) -> AffiliatedBody | None:
+    """The body whose event holds ``game`` (through its live game's pairing), or None."""
+    if game.live_id is None:
+        return None
+    return AffiliatedBody.objects.filter(
+        events__event_rounds__pairings__game_id=game.live_id).first()
+
+
+def _event_body_acts(game: RegistryGame, user, body: AffiliatedBody | None) -> bool:
+    """Whether the request comes from the body of ``game``'s event: its token, or a
+    registrar of it."""
+    owner = _event_body(game)
+    if owner is None:
+        return False
+    if body is not None:
+        return body.pk == owner.pk
+    return bool(user is not None and getattr(user, "is_authenticated", False)
+                and owner.registrars.filter(pk=user.pk).exists())
 
 
 def appoint(game: RegistryGame, arbiter, *, by_user=None, by_body=None,
@@ -51,16 +75,22 @@ def appoint(game: RegistryGame, arbiter, *, by_user=None, by_body=None,
     """Appoint ``arbiter`` (an account) for ``game`` on behalf of the game's body; audited."""
     if not getattr(arbiter, "is_active", False):
         raise ArbiterError("that account cannot be appointed (inactive)")
+    body_id = game.body_id
     if game.live_id is not None and _event_of(game.live_id) is not None:
-        raise ArbiterError("this game is a game of an event: its arbiters are the event's "
-                           "(R39), named on the event, not appointed for one game", 409)
+        # R39: an event's games are its arbiters': those named on the event, or appointed for
+        # one of its games by the event's body (issue 38), never by anyone else
+        if not _event_body_acts(game, by_user, by_body):
+            raise ArbiterError("this game is a game of an event: its arbiters are the "
+                               "event's (R39), named on the event or appointed for this game "
+                               "by the event's body", 409)
+        body_id = _event_body(game).pk
     if _plays(game, arbiter):
         raise ArbiterError(f"{arbiter.get_username()} plays this game: a player never "
                            "arbitrates their own game (R39)")
     try:
         with transaction.atomic():
             appointment = ArbiterAppointment.objects.create(
-                body_id=game.body_id, user=arbiter, game=game, appointed_by=by_user)
+                body_id=body_id, user=arbiter, game=game, appointed_by=by_user)
             AuditEntry.objects.create(
                 action=AuditEntry.APPOINT, game=game, reason=reason, actor_user=by_user,
                 actor_body=by_body, after={"arbiter": arbiter.get_username(),
@@ -96,15 +126,19 @@ def arbiters_of(game: RegistryGame) -> list[ArbiterAppointment]:
 def may_arbitrate(live_game: Any, user) -> bool:
     """R39: whether ``user`` may act as arbiter on ``live_game`` (a ``play.Game``): an arbiter
     of the game's event (and nobody else on an event's game: not staff, not an appointment
-    for the one game), or for a game outside any event site staff or an arbiter appointed
-    for the game by its body; never one of its players, never anyone else."""
+    for the one game, except one the event's body appointed: issue 38), or for a game outside
+    any event site staff or an arbiter appointed for the game by its body; never one of its
+    players, never anyone else."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if user.pk in (live_game.player_i_id, live_game.player_o_id):
         return False
     event = _event_of(live_game.pk)
     if event is not None:
-        return get_user_model().objects.filter(pk=user.pk, arbiter_of=event).exists()
+        return get_user_model().objects.filter(pk=user.pk, arbiter_of=event).exists() or \
+            ArbiterAppointment.objects.filter(
+                game__live_id=live_game.pk, user=user, removed=None,
+                body__events=event).exists()
     if user.is_staff:
         return True
     return ArbiterAppointment.objects.filter(
@@ -127,9 +161,12 @@ def appointed_by(live_game: Any, user, body: AffiliatedBody) -> bool:
     if user is None or not user.is_active or \
             user.pk in (live_game.player_i_id, live_game.player_o_id):
         return False
-    if _event_of(live_game.pk) is not None:  # R39: an event's games are its arbiters'
+    if (event := _event_of(live_game.pk)) is not None:  # R39: the event's arbiters'
         return Game.objects.filter(pk=live_game.pk, event_pairing__round__event__arbiters=user,
-                                   event_pairing__round__event__body=body).exists()
+                                   event_pairing__round__event__body=body).exists() or \
+            ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
+                                              removed=None, body=body,
+                                              body__events=event).exists()
     return ArbiterAppointment.objects.filter(game__live_id=live_game.pk, user=user,
                                              removed=None, body=body,
                                              game__body=body).exists()
@@ -149,10 +186,11 @@ def arbitrated_games(user) -> QuerySet:
     if user is None or not getattr(user, "is_authenticated", False):
         return live.none()
     mine = live.exclude(player_i=user).exclude(player_o=user)
+    appointed = ArbiterAppointment.objects.filter(user=user, removed=None)
     allowed = Q(event_pairing__round__event__arbiters=user) | Q(
-        event_pairing__isnull=True,
-        pk__in=ArbiterAppointment.objects.filter(user=user, removed=None)
-        .values("game__live_id"))
+        event_pairing__isnull=True, pk__in=appointed.values("game__live_id")) | Q(
+        pk__in=appointed.filter(  # one game of an event, by the event's body (issue 38)
+            game__live__event_pairing__round__event__body=F("body")).values("game__live_id"))
     if user.is_staff:
         allowed |= Q(event_pairing__isnull=True)
     return mine.filter(pk__in=mine.filter(allowed).values("pk"))

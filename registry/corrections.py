@@ -51,6 +51,9 @@ def annul_game(game: RegistryGame, *, reason: str, actor_user=None,
         game.status = RegistryGame.ANNULLED
         game.save(update_fields=["status", "updated"])
         summary = recompute_from(game)
+        from registry.events.results import game_annulled
+
+        game_annulled(game)  # an event game: unplayed in its event's standings (R39)
         _audit(AuditEntry.ANNUL, game, reason, before,
                {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
     return summary

@@ -168,6 +168,38 @@ def parse(text: Any) -> TimeControl:
                            "'byoyomi 600 3x30', 'correspondence 3d' or 'untimed')")
 
 
+_LABEL_FISCHER = re.compile(r"(\d+)(s?) ?\+ ?(\d+)(?: \(max (\d+) min\))?"
+                            r"(?: (?:blitz|rapid|classical))?")
+_LABEL_BYOYOMI = re.compile(r"(\d+) min \+ (\d+) ?x ?(\d+) s")
+_LABEL_CORR = re.compile(r"(\d+) days? per turn")
+
+
+def read(text: Any) -> TimeControl:
+    """A time control as a person types it: the canonical forms (``parse``) or the short ones
+    the site shows (``TimeControl.label`` and the presets' names: "30+20", "30+20 classical",
+    "45s+2", "10 min + 3x30 s", "3 days per turn"). A form (the event's) takes what the lobby
+    shows; the records keep ``str()`` of the answer, the canonical form (R38)."""
+    if not isinstance(text, str) or not text.strip():
+        return parse(text)
+    t = " ".join(text.lower().split())
+    if m := _LABEL_FISCHER.fullmatch(t):
+        main = int(m[1]) * (1 if m[2] else 60)
+        cap = f" max {int(m[4]) * 60}" if m[4] else ""
+        return parse(f"fischer {main}+{m[3]}{cap}")
+    if m := _LABEL_BYOYOMI.fullmatch(t):
+        return parse(f"byoyomi {int(m[1]) * 60} {m[2]}x{m[3]}")
+    if m := _LABEL_CORR.fullmatch(t):
+        return parse(f"correspondence {m[1]}d")
+    try:
+        return parse(t)
+    except TimeControlError:
+        if any(r.fullmatch(t) for r in (_FISCHER, _BYOYOMI, _CORR)):
+            raise  # a canonical form out of its range: parse's words say which
+        raise TimeControlError(
+            f"{text.strip()!r} is not a time control (try '30+20', '10 min + 3x30 s', "
+            "'3 days per turn', 'untimed', or the records' 'fischer 1800+20')") from None
+
+
 #: The presets players are offered (lobby and challenge form), in order.
 PRESETS: tuple[tuple[str, str], ...] = (
     ("fischer 180+2", "3+2 blitz"),
@@ -244,8 +276,8 @@ class Clock:
     running seat's is what it had when its turn began); ``left`` gives it at any moment.
     """
 
-    __slots__ = ("lag_used", "opening", "periods", "remaining", "running", "seats", "since",
-                 "tc")
+    __slots__ = ("expired", "lag_used", "opening", "periods", "remaining", "running", "seats",
+                 "since", "tc")
 
     def __init__(self, tc: TimeControl, started: int | None = None,
                  seats: tuple[str, ...] = SIDES, first: str | None = None) -> None:
@@ -256,6 +288,7 @@ class Clock:
         self.periods: dict[str, int] = {s: tc.periods for s in self.seats}
         self.lag_used: dict[str, int] = {s: 0 for s in self.seats}
         self.opening: set[str] = set(self.seats)  # seats yet to complete their opening turn
+        self.expired: set[str] = set()  # seats whose opening turn ran out (an abort, R37)
         self.running: str | None = None
         self.since: int = 0
         if tc.timed and started is not None:
@@ -277,7 +310,7 @@ class Clock:
         """Milliseconds ``side`` may use in its turn from its start, all included (main
         time and every remaining period); its opening turn's own limit in its opening turn."""
         if side in self.opening:
-            return self.tc.opening_ms
+            return 0 if side in self.expired else self.tc.opening_ms
         if self.tc.kind == BYOYOMI:
             return self.remaining[side] + self.periods[side] * self.tc.period * SECOND
         return self.remaining[side]
@@ -363,7 +396,9 @@ class Clock:
                 self.remaining[side] = 0
             else:
                 self.remaining[side] = max(0, self.remaining[side] - used)
-        if flagged is not None:
+        if flagged is not None and flagged in self.opening:
+            self.expired.add(flagged)  # its opening turn's limit is spent, its main time not
+        elif flagged is not None:
             self.remaining[flagged] = 0
             self.periods[flagged] = 0
         self.running = None
@@ -402,8 +437,9 @@ class Clock:
 
     def snapshot(self) -> dict[str, Any]:
         """The clocks as clients get them (docs/protocol.md, "Clocks"): each side's budget as of
-        ``since`` (the running side's at the start of its turn), which runs, and the lag
-        credit used; with the frame's ``server_time`` a client draws a smooth countdown."""
+        ``since`` (the running side's at the start of its turn; 0 for a side whose opening
+        turn ran out), which runs, and the lag credit used; with the frame's ``server_time``
+        a client draws a smooth countdown."""
         return {
             "control": str(self.tc),
             "label": self.tc.label(),

@@ -252,6 +252,10 @@ def phase_games(event: Event) -> tuple[list[PhaseGame], dict[int, Hashable], lis
         if p.black_id is None:
             byes[p.round.number] = p.white.key
             continue
+        if p.decided_by == "annulled":  # R30/R39 (events.results.game_annulled)
+            uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
+                                       ANNULLED))
+            continue
         if p.result in UNPLAYED_RESULTS:
             uncounted.append(Uncounted(p.round.number, p.white.key, p.black.key, p.result,
                                        UNPLAYED))

@@ -42,7 +42,7 @@ def game_finished(game) -> None:
     with transaction.atomic():
         pairing = (Pairing.objects.select_for_update().filter(game_id=game.pk)
                    .select_related("round__event").first())
-        if pairing is None or pairing.decided_by == "arbiter":
+        if pairing is None or pairing.decided_by in ("arbiter", ANNULLED):
             return
         if pairing.round.event.status == "closed":
             return
@@ -60,6 +60,35 @@ def game_finished(game) -> None:
             pairing.note = f"unplayed: {loser} did not complete the opening turn in time (R41)"
         pairing.save(update_fields=["result", "decided_by", "note"])
         touch(pairing.round.event_id)
+
+
+#: the note an annulled game's pairing carries (R30/R39): the pages say "annulled" by it
+ANNULLED = "annulled"
+
+
+def game_annulled(archived) -> Pairing | None:
+    """R39/R30: an annulled event game leaves the event's standings as an unplayed game
+    (``--``, no points to either side), until the arbiter sets a result (``set_result``).
+    Called by the annulment (``registry.corrections.annul_game``) in its transaction, for a
+    game played on the site (its pairing's ``game``) or one matched to its pairing by its
+    records (over the board). A result the arbiter decided by hand (an absent player, R41)
+    is not the game's, so it stands; a closed event's results are final (R41)."""
+    from registry.events.hettlandic import RECORDS
+
+    found = Pairing.objects.select_for_update().select_related("round__event")
+    pairing = (found.filter(game_id=archived.live_id).first() if archived.live_id else None) \
+        or found.filter(note=f"{RECORDS}{archived.game_id}").first()
+    if pairing is None or pairing.round.event.status == "closed" or \
+            pairing.decided_by == ANNULLED:
+        return None
+    if pairing.decided_by == "arbiter" and not pairing.note.startswith(RECORDS):
+        return None
+    pairing.result, pairing.decided_by = "--", ANNULLED
+    if not pairing.note.startswith(RECORDS):  # the records' link stays (over the board)
+        pairing.note = ANNULLED
+    pairing.save(update_fields=["result", "decided_by", "note"])
+    touch(pairing.round.event_id)
+    return pairing
 
 
 def announce_decision(game, pairing: Pairing, user) -> None:

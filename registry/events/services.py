@@ -87,7 +87,7 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
             raise EventError("the Hettlandic system is talu's (R44-R46)")
     if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
         try:
-            values["time_control"] = str(clock.parse(values["time_control"]))
+            values["time_control"] = str(clock.read(values["time_control"]))
         except clock.TimeControlError as err:
             raise EventError(str(err)) from None
     for name, choices in (("scoring_model", MODELS), ("system", SYSTEMS),
@@ -245,7 +245,11 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
         player = Player.objects.filter(player_id=player_id).select_related("user").first()
         if player is None:
             raise EventError(f"no player with id {player_id!r}")
-        key, name, rating = player.player_id, name or player.user.get_username(), player.rating
+        if player.user_id is None and event.venue == "online":
+            raise EventError(f"{player_id} has no account: an online event's games are "
+                             "played from one")
+        key, rating = player.player_id, player.rating
+        name = name or (player.user.get_username() if player.user else player.display_name)
     else:
         if event.venue == "online":
             raise EventError("an online event's players need an account: give a player id")
@@ -255,6 +259,13 @@ def enter_player(user, event: Event, name: str, rating: int = 0,
             raise EventError(f"rating must be a whole number, not {rating!r}")
         player = None
         key = f"BOARD-{secrets.token_hex(4).upper()}"
+    return enter(event, player, key, name, rating)
+
+
+def enter(event: Event, player, key: str, name: str, rating: int) -> Entry:
+    """The entry itself, under the event's lock, once the caller checked who may make it
+    (``enter_player``; ``registry.events.walk_in``): open for entries, not entered already,
+    not an arbiter, the event's conditions; late entries get their byes (R41, C.04.1)."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         paired = _open_for_entries(event)

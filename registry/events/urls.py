@@ -10,6 +10,7 @@ urlpatterns = [
     path("mine/", views.my_pairings, name="my_pairings"),
     path("<int:event_id>/", views.event_page, name="event"),
     path("<int:event_id>/act/", views.event_act, name="event_act"),
+    path("<int:event_id>/walk-in/", views.event_walk_in, name="event_walk_in"),
     path("<int:event_id>/trf/", views.event_trf, name="event_trf"),
     path("<int:event_id>/pairing/", views.event_pairing, name="event_pairing"),
     path("<int:event_id>/crosstable/", views.event_crosstable, name="event_crosstable"),

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
+from play.games import clock
 from registry.events import (
     hettlandic,
     hettlandic_views,
@@ -23,10 +24,13 @@ from registry.events import (
     schedule,
     services,
     standings,
+    state,
+    walk_in,
 )
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing.model import GAME_RESULTS
 from registry.events.pairing.tiebreaks import LABELS, order
+from registry.events.results import ANNULLED, result_of
 from registry.models import AffiliatedBody
 
 RESULT_WORDS = {"1-0": "1–0", "0-1": "0–1", "=": "½–½", "+-": "+ – − (unplayed)",
@@ -35,7 +39,15 @@ BYE_WORDS = {"U": "bye (1 point)", "H": "half-point bye", "F": "full-point bye",
              "Z": "no game (0)"}
 
 
-def event_list(request):
+#: the announcement form's values before anything is typed
+NEW_EVENT = {"body": "", "name": "", "system": "swiss", "rounds": "5", "scoring_model": "S1",
+             "venue": "online", "auto_arbiter": "warn", "time_control": "untimed",
+             "rated": True, "min_rating": "", "min_stratum": ""}
+
+
+def event_list(request, form: dict | None = None, status: int = 200):
+    """The events, and the announcement form; ``form`` the values of a refused announcement,
+    shown again as typed (issue 38: a refusal kept nothing)."""
     events = Event.objects.select_related("body")[:100]
     bodies = []
     if request.user.is_authenticated:
@@ -43,7 +55,7 @@ def event_list(request):
                       else request.user.registrar_of.all())
     return render(request, "events/list.html", {
         "events": events, "bodies": bodies, "systems": SYSTEMS, "models": MODELS,
-        "venues": VENUES, "policies": POLICIES})
+        "venues": VENUES, "policies": POLICIES, "form": form or NEW_EVENT}, status=status)
 
 
 def _int(value, default=None):
@@ -56,10 +68,12 @@ def _int(value, default=None):
 @login_required
 @require_http_methods(["POST"])
 def event_new(request):
+    typed = {k: request.POST.get(k, "") for k in NEW_EVENT if k != "rated"}
+    typed["rated"] = request.POST.get("rated") == "on"
     body = AffiliatedBody.objects.filter(registrar_id=request.POST.get("body", "")).first()
     if body is None:
         messages.error(request, "Choose the body the event belongs to.")
-        return redirect("events")
+        return event_list(request, typed, 400)
     values = {"name": request.POST.get("name", ""),
               "system": request.POST.get("system", "swiss"),
               "rounds": _int(request.POST.get("rounds"), 0),
@@ -75,29 +89,68 @@ def event_new(request):
         event = services.create_event(request.user, body, **values)
     except services.EventError as exc:
         messages.error(request, str(exc))
-        return redirect("events")
+        return event_list(request, typed, 400)  # every value kept, as typed
     messages.success(request, f"{event.name} is announced. Enter its players, then pair "
                               "round 1.")
     return redirect("event", event.pk)
 
 
+#: a round robin's every round is on its page (its players see the whole schedule, issue 38)
+ALL_ROUNDS = ("round_robin", "double_round_robin")
+
+
+def _how(p: Pairing) -> str:
+    """Who gave an online game's result, when not the game itself (issue 38: a corrected
+    result looked like a played one)."""
+    if p.decided_by == ANNULLED:
+        return "annulled: unplayed in the event"
+    if p.decided_by != "arbiter" or p.game is None:
+        return ""
+    if p.game.status != "live" and result_of(p.game) not in (None, p.result):
+        return "corrected by the arbiter"
+    return "decided by the arbiter"
+
+
 def _rounds(event: Event, user, number: int | None) -> list[dict]:
-    """The round shown (one: a 500-player event has 250 boards a round)."""
+    """The round shown (one: a 500-player Swiss has 250 boards a round); a round robin's
+    every round, the shown one first."""
     mine = None
     if user.is_authenticated:
         mine = Entry.objects.filter(event=event, player__user=user).values_list(
             "pk", flat=True).first()
+    every = event.system in ALL_ROUNDS
+    wanted = Pairing.objects.filter(round__event=event)
+    if not every:
+        wanted = wanted.filter(round__number=number)
     rows: dict[int, list] = {}
-    for p in Pairing.objects.filter(round__event=event, round__number=number).select_related(
-            "white", "black", "game").order_by("round__number", "bye", "board"):
+    for p in wanted.select_related("white", "black", "game").order_by("round__number", "bye",
+                                                                       "board"):
         p.words = RESULT_WORDS.get(p.result, "") if p.black_id else BYE_WORDS.get(p.bye, p.bye)
+        p.how = _how(p) if p.black_id else ""
         p.mine = mine in (p.white_id, p.black_id)
         rows.setdefault(p.round_id, []).append(p)
+    rounds = list(event.event_rounds.all() if every
+                  else event.event_rounds.filter(number=number))
+    rounds.sort(key=lambda r: (r.number != number, r.number))
     return [{"round": r, "pairings": rows.get(r.pk, []), "complete": services.round_complete(r)}
-            for r in event.event_rounds.filter(number=number)]
+            for r in rounds]
 
 
-def event_page(request, event_id: int):
+def _settings_form(event: Event, typed=None) -> dict:
+    """The settings form's values: the event's, or those of a refused change as typed."""
+    form = {"name": event.name, "system": event.system, "rounds": event.rounds,
+            "scoring_model": event.scoring_model, "venue": event.venue,
+            "auto_arbiter": event.auto_arbiter, "rated": event.rated,
+            "time_control": clock.time_label(event.time_control),
+            "arbiters": ", ".join(a.username for a in event.arbiters.all())}
+    if typed is not None:
+        form.update({k: typed.get(k, "") for k in form if k != "rated"})
+        form["rated"] = typed.get("rated") == "on"
+    return form
+
+
+def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_typed=None):
+    """``typed``: the values of a refused settings change, shown again (issue 38)."""
     event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
     numbers = list(event.event_rounds.values_list("number", flat=True))
     shown = _int(request.GET.get("round"), numbers[-1] if numbers else None)
@@ -109,6 +162,8 @@ def event_page(request, event_id: int):
                 if c != "victory_score" or event.scoring_model == "S3"]
     table = [{"row": r, "values": [r.values.get(c, 0) for c in criteria]} for r in rows]
     is_arbiter = services.is_arbiter(request.user, event)
+    # "Pair round N" only while a round is left to pair (issue 38)
+    total = state.total_rounds(event, event.entries.count()) if numbers else 0
     entered = request.user.is_authenticated and event.entries.filter(
         player__user=request.user).first()
     return render(request, "events/event.html", {
@@ -116,6 +171,8 @@ def event_page(request, event_id: int):
         "event": event, "rounds": lambda: _rounds(event, request.user, shown),
         "numbers": numbers, "mine": entered.pk if entered else 0,
         "shown": shown, "next_round": len(numbers) + 1, "table": table,
+        "all_paired": bool(numbers) and len(numbers) >= total, "total_rounds": total,
+        "every_round": event.system in ALL_ROUNDS,
         "last_round": event.event_rounds.order_by("-number").first() if is_arbiter else None,
         "labels": [LABELS[c] for c in criteria], "entries": event.entries.all(),
         "is_arbiter": is_arbiter, "entered": entered,
@@ -123,7 +180,10 @@ def event_page(request, event_id: int):
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
-        "pairing": pairer.state(event)})
+        "pairing": pairer.state(event), "time_label": clock.time_label(event.time_control),
+        "sf": _settings_form(event, typed), "refused": typed is not None,
+        "may_register": walk_in.may_register(request.user, event),
+        "walk_in": walk_in_typed or {}}, status=status)
 
 
 def event_pairing(request, event_id: int):
@@ -213,14 +273,82 @@ def _act(request, event: Event, action: str) -> str:
     raise services.EventError(f"unknown action {action!r}")
 
 
+#: the actions that cannot be taken back by a click: asked again on a page of their own
+#: (issue 38); the second post carries ``confirm=1``. No script: the site's CSP allows none
+#: inline, and a page works everywhere.
+CONFIRMED = ("close", "result", "withdraw")
+
+
+def _question(request, event: Event, action: str) -> tuple[str, str] | None:
+    """The question a confirmation page asks and its button's words, or None when there is
+    nothing to confirm (the service then refuses in its own words)."""
+    post = request.POST
+    if action == "close":
+        return (f"Close {event.name}? Its results become final (R41): no result can be "
+                "entered or corrected after this.", "Close the event")
+    if action == "withdraw":
+        entry = Entry.objects.filter(event=event, key=post.get("key", "")).first()
+        if entry is None:
+            return None
+        who = ("you" if entry.player_id and entry.player.user_id == request.user.pk
+               else entry.name)
+        return (f"Withdraw {who} from {event.name}? {'You are' if who == 'you' else 'They are'}"
+                " paired in no later round; the results so far stay.", "Withdraw")
+    if action == "result":
+        p = Pairing.objects.filter(pk=_int(post.get("pairing"), -1), round__event=event,
+                                   black__isnull=False).select_related(
+            "round", "white", "black").first()
+        words = RESULT_WORDS.get(post.get("result", ""))
+        if p is None or words is None:
+            return None
+        was = RESULT_WORDS.get(p.result, "no result yet")
+        return (f"Round {p.round.number}, board {p.board}: {p.white.name} – {p.black.name}. "
+                f"Set the result to {words}? (Now: {was}.)", "Set the result")
+    return None
+
+
+@login_required
+@require_http_methods(["POST"])
+def event_walk_in(request, event_id: int):
+    """A registrar registers and enters a walk-in player (``registry.events.walk_in``); a new
+    account's first password is shown on this page once (never in a message, which a cookie
+    may carry)."""
+    event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
+    try:
+        entry, password = walk_in.register_walk_in(
+            request.user, event, request.POST.get("name", ""),
+            request.POST.get("username", ""))
+    except services.EventError as exc:
+        messages.error(request, str(exc))
+        return event_page(request, event.pk, status=403 if exc.code == "forbidden" else 400,
+                          walk_in_typed=request.POST)
+    if not password:
+        messages.success(request, f"{entry.name} is registered (no account, player id "
+                                  f"{entry.key}) and entered.")
+        return redirect("event", event.pk)
+    return render(request, "events/walk_in.html", {"event": event, "entry": entry,
+                                                   "username": entry.player.user.username,
+                                                   "password": password})
+
+
 @login_required
 @require_http_methods(["POST"])
 def event_act(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
+    action = request.POST.get("action", "")
+    if action in CONFIRMED and request.POST.get("confirm") != "1" and (
+            asked := _question(request, event, action)) is not None:
+        fields = [(k, v) for k, v in request.POST.items()
+                  if k not in ("csrfmiddlewaretoken", "confirm")]
+        return render(request, "events/confirm.html", {
+            "event": event, "question": asked[0], "button": asked[1], "fields": fields,
+            "danger": action != "result"})
     try:
-        messages.success(request, _act(request, event, request.POST.get("action", "")))
+        messages.success(request, _act(request, event, action))
     except services.EventError as exc:
         messages.error(request, str(exc))
+        if action == "settings":  # the form again, with every value as typed
+            return event_page(request, event.pk, typed=request.POST, status=400)
     return redirect("event", event.pk)
 
 

@@ -75,7 +75,9 @@
       body.innerHTML = games.map(function (g) {
         var s = g.signs;
         return '<tr data-game="' + g.id + '"><td><a href="' + g.url + '">' + esc(g.I) + " – " + esc(g.O) +
-          "</a><br><small>" + esc(g.variant) + "</small></td><td>" + g.round +
+          "</a><br><small>" + esc(g.variant) + "</small></td><td>" + (g.event ? '<a href="' +
+          esc(g.event.url) + '">' + esc(g.event.name) + "</a>: round " + g.event.round + ", board " +
+          g.event.board + "<br>" : "") + "turn " + g.round +
           (g.to_move ? " · " + g.to_move + " to move" : "") + '</td><td class="console-clocks">' +
           clocksHtml(g.clock, fetched) + '</td><td class="console-absence">' + absenceHtml(g.absence, fetched) + "</td><td>" +
           (s.flagged ? '<strong class="sign-hot">flagged</strong><br>' : "") + "I " + s.non_engaging_run.I +

@@ -151,8 +151,9 @@ def test_the_event_forms_refuse_rounds_out_of_range_in_words(client, registrar, 
     client.force_login(user)
     r = client.post("/events/new/", {"body": body.registrar_id, "name": "Marathon",
                                      "system": "swiss", "rounds": rounds}, follow=True)
-    assert r.status_code == 200
+    assert r.status_code == 400  # the form again, as typed (issue 38)
     assert "rounds must be a whole number from 0 to 99" in r.content.decode()
+    assert 'value="Marathon"' in r.content.decode()
     assert not Event.objects.filter(name="Marathon").exists()
     r = client.post(f"/events/{event.pk}/act/", {"action": "settings", "name": "Board night",
                                                  "rounds": rounds}, follow=True)

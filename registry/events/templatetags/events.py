@@ -30,3 +30,22 @@ def event_banner(context):
                                       result="", game__isnull=False, game__status="live")
                .select_related("round__event", "game").order_by("-round__number").first())
     return {"pairing": pairing}
+
+
+@register.inclusion_tag("events/_game_event.html")
+def game_event(game):
+    """On a game's page: the event, round and board the game belongs to and its result in the
+    event, and whether the game was annulled (R30/R39: it then counts for no rating, and in
+    its event as unplayed unless the arbiter sets a result)."""
+    from registry.events.models import Pairing
+    from registry.events.results import ANNULLED
+    from registry.events.views import RESULT_WORDS
+    from registry.models import RegistryGame
+
+    annulled = RegistryGame.objects.filter(live_id=game.pk,
+                                           status=RegistryGame.ANNULLED).exists()
+    pairing = (Pairing.objects.filter(game_id=game.pk).select_related("round__event")
+               .first())
+    words = RESULT_WORDS.get(pairing.result, "") if pairing else ""
+    return {"annulled": annulled, "pairing": pairing, "words": words,
+            "by_annulment": bool(pairing and pairing.decided_by == ANNULLED)}
