@@ -73,6 +73,15 @@ class PlayerRefSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class SeatSerializer(serializers.Serializer):
+    """A seat of a game and who held it (issue 36: the seat form beside ``player_i`` and
+    ``player_o``): the game's id of the seat (talu's ``I``, ``O``), its label, the player."""
+
+    seat = serializers.CharField()
+    label = serializers.CharField()
+    player = PlayerRefSerializer()
+
+
 class BodySerializer(serializers.ModelSerializer):
     """An affiliated body's public information (list form: no key block)."""
 
@@ -231,12 +240,22 @@ class GameSerializer(serializers.ModelSerializer):
     body = serializers.CharField(source="body.registrar_id", read_only=True)
     player_i = PlayerRefSerializer(read_only=True)
     player_o = PlayerRefSerializer(read_only=True)
+    seats = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
 
     class Meta:
         model = RegistryGame
         fields = ["game_id", "variant", "rated", "source", "status", "body", "player_i",
-                  "player_o", "winner", "reason", "rounds", "played_at", "revision", "url"]
+                  "player_o", "seats", "winner", "reason", "rounds", "played_at", "revision",
+                  "url"]
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, game) -> list[dict]:
+        """The registry's games are talu's (the book's records): light I, dark O."""
+        return [{"seat": seat, "label": label,
+                 "player": {"player_id": p.player_id, "name": p.name}}
+                for seat, label, p in (("I", "light", game.player_i),
+                                       ("O", "dark", game.player_o))]
 
     def get_url(self, game) -> str:
         return _absolute(self.context.get("request"),
