@@ -105,9 +105,31 @@ class RegistryDirectory:
         return players
 
     def archive(self, game: Any) -> dict[str, Any]:
+        if not services.keeps_book_records(game):
+            return self.other_archive(game)
         records = services.record_links(game)
         return {"records": records, "rating_changes": services.rating_changes_of(game),
                 "archived": any(r["kind"] == "STSE" for r in records)}
+
+    def other_archive(self, game: Any) -> dict[str, Any]:
+        """Another game's archive (``registry.other_games``): its signed record and its
+        notation to download once kept, and the ratings it moved (the game's own)."""
+        from registry.game_ratings.models import GameRatingChange
+        from registry.models import SignedGameRecord
+        if not SignedGameRecord.objects.filter(game_id=game.pk).exists():
+            return {"records": [], "rating_changes": {}, "archived": False}
+        seat_of = dict(game.seats.values_list("user_id", "seat"))
+        changes = {seat_of[c.user_id]: {"model": "openskill", "old": c.display_before,
+                                        "new": c.display_after, "after": c.display_after,
+                                        "promoted_to": None}
+                   for c in GameRatingChange.objects.filter(game_id=game.pk)
+                   if c.user_id in seat_of}
+        return {"records": [
+            {"kind": "record", "session": None,
+             "url": reverse("game_signed_record", args=[game.uuid])},
+            {"kind": "notation", "session": None,
+             "url": reverse("game_notation", args=[game.uuid])}],
+            "rating_changes": changes, "archived": True}
 
     def may_arbitrate(self, game: Any, user: Any) -> bool:
         return arbiters.may_arbitrate(game, user)

@@ -123,6 +123,14 @@ class Game(models.Model):
         return self.seats.filter(user_id=user.pk).order_by("order").values_list(
             "seat", flat=True).first()
 
+    def holders(self) -> list[tuple[str, object]]:
+        """(seat, its player) of each played seat, in order: a two-seat game's columns (no
+        query when they were selected with the row), another's ``Seat`` rows."""
+        if self.player_i_id is not None or self.player_o_id is not None:
+            return list(zip(self.played_seats(), (self.player_i, self.player_o), strict=True))
+        return [(s.seat, s.user) for s in self.seats.filter(user__isnull=False)
+                .select_related("user").order_by("order")]
+
     def played_seats(self) -> tuple[str, ...]:
         """The ids of the seats someone holds, in playing order (neutral seats left out; no
         query: the catalogue's)."""

@@ -18,6 +18,18 @@ def player(user) -> str:
 
 
 @register.filter
+def versus(game, labelled: str = "") -> str:
+    """The game's players as its page's title says them: "ana vs ben" ("ana vs ben vs cyd"
+    at a table of three); ``game|versus:"labelled"`` adds each seat's label ("ana (light) vs
+    ben (dark)")."""
+    from play.games.registry import variant_of
+
+    variant = variant_of(game.variant_key)
+    return " vs ".join(player(user) + (f" ({variant.label(seat)})" if labelled else "")
+                       for seat, user in game.holders())
+
+
+@register.filter
 def computer_account(user) -> bool:
     """Whether ``user`` (possibly None) is the computer's account."""
     return user is not None and is_computer(user)

@@ -33,7 +33,8 @@ def _correspondence():
 
 
 def _mover(game: Game):
-    return game.player_i if game.to_move == "I" else game.player_o
+    """The player of the seat to move (any game, any number of seats)."""
+    return next((user for seat, user in game.holders() if seat == game.to_move), None)
 
 
 def _send(game: Game, subject: str, body: str) -> bool:
@@ -44,7 +45,7 @@ def mail_player(user, game: Game, subject: str, body: str) -> bool:
     """Mail ``user`` a notice about ``game``, with the game's address: whether it was sent.
     The caller has claimed the notice (a conditional update), so a failure is logged and not
     retried. Also the events' "your game has started" (``registry.events.schedule``)."""
-    if not user.email:
+    if user is None or not user.email:
         return False
     url = settings.TALU_SITE_URL.rstrip("/") + reverse("game", args=[game.uuid])
     try:
