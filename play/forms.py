@@ -1,10 +1,13 @@
 """The lobby's challenge form: variant, kind, side, opponent and the time control (R36)."""
 
+from __future__ import annotations
+
 from django import forms
+from django.db.models import Q
 
 from play.games import clock
 from play.games.registry import variant_choices
-from play.models import Challenge
+from play.models import Challenge, Game
 
 CUSTOM = "custom"
 
@@ -63,6 +66,12 @@ class ComputerForm(forms.Form):
     variant = forms.ChoiceField(choices=variant_choices(), initial="standard")
     level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int, initial=3,
                                    label="Computer level")
+
+    @classmethod
+    def for_user(cls, user, **kwargs) -> ComputerForm:
+        """The form as a player first sees it: level 1, "beginner", for their first games
+        (issue 39: level 3 beat newcomers), the middle level once they have played a few."""
+        return cls(initial={"level": first_level(user)}, **kwargs)
     side = forms.ChoiceField(choices=[(v, {"I": "light (moves first)", "O": "dark"}.get(v, label))
                                       for v, label in Challenge.SIDES],
                              initial="random", label="Play as")
@@ -73,3 +82,17 @@ class ComputerForm(forms.Form):
     def clean_time_control(self) -> str:
         """Empty (an older form, a script) is untimed, as before clocks existed."""
         return self.cleaned_data.get("time_control") or "untimed"
+
+
+#: Finished games a player plays before the computer's level is offered at 3 rather than 1.
+FIRST_GAMES = 5
+
+
+def first_level(user) -> int:
+    """The computer level a player is offered first: 1 (beginner) for someone with fewer than
+    ``FIRST_GAMES`` finished games, whoever against; 3 after."""
+    if not getattr(user, "is_authenticated", False):
+        return 1
+    played = Game.objects.filter(Q(player_i=user) | Q(player_o=user),
+                                 status=Game.FINISHED)[:FIRST_GAMES].count()
+    return 1 if played < FIRST_GAMES else 3

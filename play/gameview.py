@@ -75,6 +75,9 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         "variant": game.variant,
         "variant_key": game.variant_key,
         "seats": seat_specs(game),
+        # what the players may offer each other besides adjournment ("null", "draw"): the
+        # page shows only the offers the variant allows (Variant.offers)
+        "offers": list(variant_of(game.variant_key).offers),
         "rated": game.rated,
         "time_control": game.time_control,
         "status": status,
@@ -93,7 +96,9 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         archive = ports.directory().archive(game)
         meta["records"] = archive["records"]
         meta["rating_changes"] = archive["rating_changes"]
-        meta["archived"] = bool(archive.get("archived", archive["records"]))
+        # an aborted game has no result to record (R37): nothing is awaited from the archive
+        meta["archived"] = bool(archive.get("archived", archive["records"])) or \
+            game.reason == "aborted"
     return meta
 
 

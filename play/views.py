@@ -18,6 +18,7 @@ from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
+from play.games.registry import variant_of
 from play.live import lobby as lobby_live
 from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
@@ -48,7 +49,7 @@ def lobby(request):
     open_challenges, hints = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
     ctx = {
         "form": ChallengeForm(),
-        "computer_form": ComputerForm(auto_id="id_computer_%s"),
+        "computer_form": ComputerForm.for_user(user, auto_id="id_computer_%s"),
         "challenges": open_challenges,
         "psf": hints,
         "pools": [p for p in pool.pool_listing() if p["variant"] == "standard"],
@@ -229,13 +230,14 @@ def game_page(request, game_id):
     game = get_object_or_404(Game.objects.select_related("player_i", "player_o"), uuid=game_id)
     side = game.side_of(request.user)
     initial = gameview.update_for(game, None, side)
-    opponent = (game.player_o if side == "I" else game.player_i) if side else None
+    opponents = [u for _, u in game.holders() if u.pk != request.user.pk] if side else []
     return render(request, "play/game.html", {
         "game": game,
         "side": side or "",
+        "seat_label": variant_of(game.variant_key).label(side) if side else "",
         # The computer accepts no adjournment (R38) and no challenge: no Adjourn button, and
         # its rematch starts a new game at once (views_games.rematch).
-        "vs_computer": is_computer(opponent),
+        "vs_computer": any(is_computer(u) for u in opponents),
         "role": "player" if side else "spectator",
         "arbiter": not side and arbiter_commands.may_arbitrate(game, request.user),
         "initial": initial,

@@ -7,6 +7,7 @@ nothing of the ledger, which imports them (``tests/test_import_cycles.py``).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from registry.ledger import state_of
@@ -28,17 +29,24 @@ def profile_of(player: Player) -> dict[str, Any]:
 
 
 def rating_points(player: Player, phases: list[PhaseRatingChange]) -> list[int]:
-    """The player's rating history, for the profile's chart: the rating before their first
-    rating change, then after each in the R30 list's order, a closed rating phase one step at
-    its close (R45; ``phases`` are the player's phase rating changes, already read). A player
-    with no rating change yet has one point, their rating."""
+    """The player's rating history, for the profile's chart (``rating_history``'s ratings)."""
+    return [v for _, v in rating_history(player, phases)]
+
+
+def rating_history(player: Player, phases: list[PhaseRatingChange]
+                   ) -> list[tuple[datetime | None, int]]:
+    """The player's rating history with the time of each point, for the profile's chart: the
+    rating before their first rating change (dated as that change), then after each in the
+    R30 list's order, a closed rating phase one step at its close (R45; ``phases`` are the
+    player's phase rating changes, already read). A player with no rating change yet has one
+    point, their rating, undated."""
     dated = list(player.rating_changes.order_by("played_at", "game_id")
                  .values_list("played_at", "old_rating", "rating_after"))
-    history = [(old, after) for _, old, after in dated]
+    history = [(at, old, after) for at, old, after in dated]
     if phases:
-        history = [(old, after) for _, _, old, after in sorted(
+        history = [(at, old, after) for at, _, old, after in sorted(
             [(at, 0, old, after) for at, old, after in dated]
             + [(c.played_at, 1, c.old_rating, c.rating_after) for c in phases])]
-    points = [history[0][0]] if history else [player.rating]
-    points += [after for _, after in history]
-    return points
+    if not history:
+        return [(None, player.rating)]
+    return [(history[0][0], history[0][1])] + [(at, after) for at, _, after in history]

@@ -3,6 +3,8 @@ downloads of a site game's records."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -11,12 +13,13 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from registry import logins
 from registry.forms import AnpcForm, LoginForm, SignupForm
 from registry.models import GameRecord, Player, RegistryGame
-from registry.profiles import profile_of, rating_points
+from registry.profiles import profile_of, rating_history
 from registry.scoring import strata
 from registry.scoring.strata import STRATA
 from registry.services import player_of
@@ -58,6 +61,9 @@ def signup(request):
         # Accounts made from one address (issue 27): counted when one would be made.
         refusal = SIGNUP_ADDRESS.hit(clientaddr.limit_key(clientaddr.of_request(request)))
         if refusal is not None:
+            # a club night signs many players up from one address (issue 38): the way round
+            messages.info(request, "Signing up at a club event? Ask the event's registrar to "
+                                   "register you: they can enter you from the event's page.")
             return _refused(request, "registration/signup.html", {"form": form}, refusal,
                             "new accounts from your address")
         user = form.save()
@@ -66,8 +72,12 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
-def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: int = 24) -> dict:
-    """Coordinates of an inline-SVG rating-history line (no JavaScript, no library)."""
+def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: int = 24,
+                 dates: list[datetime | None] | None = None) -> dict:
+    """Coordinates of an inline-SVG rating-history line (no JavaScript, no library), with its
+    axes in words: "rating" up the side, and along the bottom the dates of the first, middle
+    and last points (``dates``, one per point), or "first game" and "latest" without them
+    (issue 39: the line alone had no dates or axis)."""
     if not points:
         return {}
     lo, hi = min(points), max(points)
@@ -80,15 +90,37 @@ def rating_chart(points: list[int], width: int = 480, height: int = 160, pad: in
         return round(height - pad - (v - lo) * (height - 2 * pad) / (hi - lo), 1)
 
     coords = [(round(pad + i * step, 1), y(v)) for i, v in enumerate(points)]
+    when = [_day(d) for d in dates] if dates and len(dates) == n else [""] * n
+    if any(when):
+        picks = [(0, "start"), (n // 2, "middle"), (n - 1, "end")] if n > 2 else \
+            [(0, "start"), (n - 1, "end")]
+        shown: set[str] = set()
+        x_labels = []
+        for i, anchor in picks:
+            if when[i] and when[i] not in shown:
+                shown.add(when[i])
+                x_labels.append({"x": str(coords[i][0]), "text": when[i], "anchor": anchor})
+    else:
+        x_labels = [{"x": str(coords[0][0]), "text": "first game", "anchor": "start"},
+                    {"x": str(coords[-1][0]), "text": "latest", "anchor": "end"}]
     return {
         "width": width, "height": height, "pad": pad,
         "polyline": " ".join(f"{x},{yy}" for x, yy in coords),
         # Text already: the template would localise each of up to 600 numbers (a third of
         # the busiest profile's rendering time, BENCHMARKS.md issue 6).
-        "dots": [{"x": str(x), "y": str(yy), "v": str(v)}
-                 for (x, yy), v in zip(coords, points, strict=True)],
+        "dots": [{"x": str(x), "y": str(yy), "v": str(v), "when": w}
+                 for (x, yy), v, w in zip(coords, points, when, strict=True)],
         "lo": lo, "hi": hi, "y_lo": y(lo), "y_hi": y(hi),
+        "x_labels": x_labels, "y_dates": height - 4,
     }
+
+
+def _day(at: datetime | None) -> str:
+    """A chart's date: "Nov 28, 2026" (the same as the history table's ``M j, Y``)."""
+    if at is None:
+        return ""
+    at = timezone.localtime(at) if timezone.is_aware(at) else at
+    return f"{at:%b} {at.day}, {at.year}"
 
 
 CHART_POINTS = 200
@@ -97,7 +129,7 @@ RECENT = 30
 PAGE_SIZE = 50
 
 
-def _thin(points: list[int], limit: int = CHART_POINTS) -> list[int]:
+def _thin(points: list, limit: int = CHART_POINTS) -> list:
     """At most ``limit`` points of a long history, first and last kept (the chart's shape)."""
     if len(points) <= limit:
         return points
@@ -116,10 +148,11 @@ def profile(request, player_id: str):
     player = get_object_or_404(Player.objects.select_related("user", "body"),
                                player_id=player_id.upper())
     phases = list(player.phase_rating_changes.select_related("phase").order_by("-played_at"))
-    points = rating_points(player, phases)
+    history = rating_history(player, phases)
+    points = [v for _, v in history]
     # The games' notation, tally and figures are not shown: not read (about a third of the
     # busiest profile's database time at 100,000 games, BENCHMARKS.md issue 6).
-    changes = list(player.rating_changes.select_related("game")
+    changes = list(player.rating_changes.select_related("game__player_i", "game__player_o")
                    .defer(*(f"game__{f}" for f in HEAVY_GAME_FIELDS))
                    .order_by("-played_at", "-game_id")[:RECENT])
     games = list(RegistryGame.objects.filter(Q(player_i=player) | Q(player_o=player))
@@ -134,14 +167,25 @@ def profile(request, player_id: str):
         # aNPc moves only the S3 performance safety floor (R27): offered to S3 players only.
         "anpc_form": AnpcForm(initial={"anpc": player.anpc})
         if own and player.stratum == strata.TOP_STRATUM else None,
-        "m": profile_of(player),
+        "m": (m := profile_of(player)),
+        "ei_words": _ei_words(m.get("ei_percent")),
         "changes": changes,
         # One point (no rated game yet) is no history: the words say so, not a lone dot.
-        "chart": rating_chart(_thin(points)) if len(points) > 1 else {},
+        "chart": rating_chart(_thin(points), dates=_thin([at for at, _ in history]))
+        if len(points) > 1 else {},
         "games": games,
         "strata": list(player.strata.all()),
         "phases": phases,
     })
+
+
+def _ei_words(ei: float | None) -> str:
+    """R29's exposure index in words beside its figure (issue 39: "-82.4%" meant nothing
+    without the help): whether the player's opponents were weaker or stronger than them."""
+    if not ei:
+        return "your opponents were as strong as you" if ei == 0 else ""
+    return ("your opponents were weaker than you" if ei < 0 else
+            "your opponents were stronger than you")
 
 
 def leaderboard(request, code: str | None = None):

@@ -262,10 +262,22 @@ def state(user, now: datetime | None = None) -> dict[str, Any]:
         "players_waiting": others.count() + 1,
         "in_range": in_range(me, [seeker_of(o) for o in others]),
     })
+    met = _last_opponent_waiting(entry, others)
+    if met is not None:
+        out["last_opponent"] = {"name": met}
     hint = _range_hint(user, entry)
     if hint is not None:
         out["psf"] = hint
     return out
+
+
+def _last_opponent_waiting(entry: PoolEntry, others) -> str | None:
+    """The name of a player waiting in the same pool whom R47 keeps from ``entry`` (the two
+    just played each other), or None: the lobby says why they are not paired, and what to
+    do instead (a rematch, a challenge), rather than leave both waiting without a word."""
+    met = (others.filter(Q(user_id=entry.last_opponent_id) | Q(last_opponent_id=entry.user_id))
+           .select_related("user").first())
+    return None if met is None else met.user.get_username()
 
 
 def _range_hint(user, entry: PoolEntry) -> dict[str, Any] | None:

@@ -49,7 +49,9 @@
     function draw(s) {
       st.state = s;
       st.frame = false;
-      if (st.selected && !stepsFrom(st.selected).length) st.selected = null;
+      // (while a step is on its way the old view cannot tell: the choice waits for the new one)
+      if (st.selected && !api.pending() && !stepsFrom(st.selected).length &&
+          !exits().some(function (x) { return !x.from || x.from === st.selected; })) st.selected = null;
       buildBoard(s.files, s.ranks);
       var pieces = T.piecesOf(s.board);
       var dests = {}, targets = {}, exitSq = {}, movable = {};
@@ -166,7 +168,11 @@
         if (step.from) m.step.from = step.from;
         if (step.to) m.step.to = step.to;
       }
-      st.selected = null;
+      // The piece stays chosen where it went (issue 39): its next square, or the next capture
+      // of a chain, is one click away; draw drops the choice when it has no step from there.
+      var follows = step && step.to && ["move", "capture", "exit"].indexOf(step.kind) >= 0;
+      st.selected = follows ? step.to : null;
+      st.followed = !!follows;  // chosen for the player: a click on it keeps it chosen
       api.send(m);
     }
 
@@ -180,8 +186,11 @@
         var hit = stepsFrom(st.selected).filter(function (x) { return x.to === sq; })[0];
         if (hit) { carefulStep(hit); return; }
       }
+      // A click on a piece the board kept chosen (after its step) is a player used to choosing
+      // it again: it stays chosen; a second click lets it go.
+      if (st.selected === sq && st.followed) { st.followed = false; api.refuse(""); api.redraw(); return; }
       if (st.selected === sq) { st.selected = null; api.redraw(); return; }
-      if (stepsFrom(sq).length) { st.selected = sq; api.refuse(""); api.redraw(); return; }
+      if (stepsFrom(sq).length) { st.selected = sq; st.followed = false; api.refuse(""); api.redraw(); return; }
       explain(sq);
     }
     // Not a highlighted step: the rules core's verdict, or a sentence of refusals.js.
@@ -263,8 +272,8 @@
       d.showModal();
     }
     function consequence(what, would) {
-      if (would === "forfeit") return what + " would be your third turn in a row counting as a pass: you would lose the game by forfeit (R12).";
-      if (would === "null") return what + " would make three turns in a row counting as passes: the game would end as a null game, with no winner (R12).";
+      if (would === "forfeit") return what + " would be your third turn in a row counting as a pass: you would lose the game by forfeit.";
+      if (would === "null") return what + " would make three turns in a row counting as passes: the game would end as a null game, with no winner.";
       return "";
     }
     // A last step that ends the turn on an earlier position stalls (R9, R13): asked like a pass.
@@ -273,12 +282,12 @@
       var stalls = p && (p.stalling_last_steps || []).some(function (x) {
         return x.kind === step.kind && x.from === step.from && x.to === step.to;
       });
-      var text = stalls ? consequence("This last step ends your turn on a position the game has had before (stalling, R13): it counts as a pass and", p.pass_would) : "";
+      var text = stalls ? consequence("This last step ends your turn on a position this game has had before. That is stalling: it counts as a pass and", p.pass_would) : "";
       confirmThen(text, function () { sendAction("step", step); });
     }
     listen($("end-turn"), "click", function () {
       var p = st.state && st.state.passing;
-      var text = p && p.end_would ? consequence("Ending the turn here repeats an earlier position (stalling, R13): it counts as a pass and", p.end_would) : "";
+      var text = p && p.end_would ? consequence("Ending the turn here repeats an earlier position of this game. That is stalling: it counts as a pass and", p.end_would) : "";
       confirmThen(text, function () { sendAction("end"); });
     });
     listen($("pass"), "click", function () {

@@ -1,8 +1,9 @@
 /* The game page's client, the same for every game: the websocket (docs/protocol.md: versions,
  * resync, seq and acks, rejections, slow_down, close codes), reconnects with backoff, the clocks
- * of every seat, offers (adjourn, resume), claims (flag, absence), resignation, the move list,
- * the result, the status line, the tab's title and the turn's sound. The board itself is drawn
- * by the game's renderer (static/games/<game>.js), chosen by the board element's data-game.
+ * of every seat, offers (adjourn, resume; a null game or a draw as the variant allows), claims
+ * (flag, absence), resignation, the move list, the result, the status line, the tab's title and
+ * the turn's sound. The board itself is drawn by the game's renderer (static/games/<game>.js),
+ * chosen by the board element's data-game.
  * Plain JS, no build step, no inline script (the site's CSP): window.TaluClient.
  *
  * The renderer contract. A game's file registers one object:
@@ -160,6 +161,7 @@
       $("resume").disabled = !!(offer && offer.what === "resume" && !theirs);
       $("resume").textContent = offer && offer.what === "resume" && theirs ? "Accept resumption" :
         (offer && offer.what === "resume" ? "Resumption offered" : "Resume");
+      renderOffer(s, g);
       $("status").textContent = statusText(s);
       // R38: the resumption time the arbiter set, beside the game (the page's own until now)
       var resumeAt = !s.outcome && adj && adj.resume_at;
@@ -175,6 +177,34 @@
       if (s.outcome) renderResult(s, g);
       tickClocks();
       document.dispatchEvent(new CustomEvent("talu:render", {detail: {state: s, game: g, side: mySeat}}));
+    }
+
+    // Offers between players (a null game, a draw): the buttons for the offers the variant
+    // allows (game.offers), and the offer standing, answered by the other player (Accept,
+    // Decline) or withdrawn by its maker. The computer answers none: no buttons against it.
+    var OFFER_WORDS = {"null": "a null game", draw: "a draw"};
+    function renderOffer(s, g) {
+      var allowed = (g && g.offers) || [], offer = s.offer, adj = s.adjournment;
+      var agreeing = offer && OFFER_WORDS[offer.what] ? offer : null;
+      var playing = !!mySeat && !s.outcome;
+      Object.keys(OFFER_WORDS).forEach(function (w) {
+        var b = $("offer-" + w);
+        if (b) b.hidden = !playing || allowed.indexOf(w) < 0 || !!agreeing || !!adj ||
+          root.dataset.computer === "1";
+      });
+      var box = $("offer-box");
+      box.hidden = !agreeing || !!s.outcome;
+      if (box.hidden) return;
+      var made = agreeing.seats && agreeing.seats.length ? agreeing.seats : [agreeing.side];
+      var mine = !!mySeat && made.indexOf(mySeat) >= 0, what = OFFER_WORDS[agreeing.what];
+      var by = cap(seatName(agreeing.side)) + " (" + playerName(agreeing.side) + ")";
+      $("offer-text").textContent = mine ? "You offered " + what + ". Your opponent decides; the offer lapses when they move." :
+        (mySeat ? by + " offers " + what + (agreeing.what === "null" ? " (no winner, not rated)" : "") + "." :
+          by + " offers " + what + ".");
+      box.dataset.what = agreeing.what;
+      $("offer-accept").hidden = $("offer-decline").hidden = !mySeat || mine;
+      $("offer-accept").textContent = "Accept " + what;
+      $("offer-withdraw").hidden = !mine;
     }
 
     function statusText(s) {
@@ -231,7 +261,11 @@
           if (c) html += "<p>" + esc(g.players[sd].name) + " (" + c.model + "): " + c.old + " → " + c.new +
             (c.promoted_to ? " · promoted to S" + c.promoted_to + " (" + c.after + ")" : "") + "</p>";
         });
-        if (g.rated && !Object.keys(g.rating_changes).length) html += g.archived === false ?
+        // a change with a word of why (issue 39: "-14" alone read as arbitrary)
+        if (Object.keys(g.rating_changes).length) html += '<p class="hint" data-testid="rating-why">' +
+          '<a href="/rules/#ratings">Why these changes: how a rated game moves ratings</a></p>';
+        // an aborted game has no result to record: its result line says so (R37)
+        if (g.rated && !Object.keys(g.rating_changes).length && s.outcome.reason !== "aborted") html += g.archived === false ?
           "<p>Recording the result…</p>" : "<p>No rating change" +
           (s.outcome.winner ? "." : ": a null game is unrated.") + "</p>";
       }
@@ -316,10 +350,16 @@
       document.querySelectorAll("[data-clock]").forEach(function (el) {
         var seat = el.dataset.clock, left = timeLeft(c, seat);
         var opening = c.opening.indexOf(seat) >= 0;
+        // Over (an abort, R37): a seat whose opening turn never ran shows its main time,
+        // untouched; the one whose opening turn ran out says so.
+        if (opening && s.outcome && left > 0 && c.main && c.main[seat] !== undefined) {
+          opening = false;
+          left = c.main[seat];
+        }
         var text = T.clockText(left, c.control);
         // A seat yet to play its opening turn has that turn's own short limit (R36), waiting
         // or not: "0:30" alone read as all the time left of a 10+5 game.
-        if (opening) text = "first turn " + text;
+        if (opening) text = s.outcome && left === 0 ? "first turn: time ran out" : "first turn " + text;
         if (c.periods && !opening && c.main[seat] === 0) text += " · " + c.periods[seat] + "×" + c.period / 1000 + "s";
         if (el.textContent !== text) el.textContent = text;
         el.classList.toggle("running", c.running === seat && !s.outcome);
@@ -531,6 +571,16 @@
     });
     $("adjourn").addEventListener("click", function () { send({type: "adjourn", seq: st.seqBase + "-adj-" + st.version}); });
     $("resume").addEventListener("click", function () { send({type: "resume", seq: st.seqBase + "-res-" + st.version}); });
+    ["null", "draw"].forEach(function (w) {
+      var b = $("offer-" + w);
+      if (b) b.addEventListener("click", function () { send({type: "offer", what: w, seq: st.seqBase + "-off-" + st.version}); });
+    });
+    $("offer-accept").addEventListener("click", function () {
+      var o = st.state && st.state.offer;
+      if (o) send({type: "offer", what: o.what, seq: st.seqBase + "-acc-" + st.version});
+    });
+    $("offer-decline").addEventListener("click", function () { send({type: "decline", seq: st.seqBase + "-dec-" + st.version}); });
+    $("offer-withdraw").addEventListener("click", function () { send({type: "decline", seq: st.seqBase + "-wd-" + st.version}); });
     $("claim-win").addEventListener("click", function () { send({type: "claim", result: "win", seq: st.seqBase + "-cw"}); });
     $("claim-null").addEventListener("click", function () { send({type: "claim", result: "null", seq: st.seqBase + "-cn"}); });
     var timers = [setInterval(tickClocks, 100), setInterval(tickAbsence, 500)];

@@ -70,6 +70,19 @@
     text("[data-in-range]", p.in_range);
     text("[data-range]", p.range);
     text("[data-players]", p.players_waiting);
+    // R47: the two who just played each other are never paired: say so, and what to do.
+    var met = box.querySelector("[data-last-opponent]");
+    if (met) {
+      met.hidden = !p.last_opponent;
+      if (p.last_opponent) {
+        met.textContent = "";
+        met.appendChild(el("strong", p.last_opponent.name));
+        met.appendChild(document.createTextNode(" is waiting too, but you have just played " +
+          "each other, and quick pairing never pairs the same two players twice in a row. To " +
+          "play them again, offer a rematch from your last game or challenge them by name " +
+          "below; or wait here for another player."));
+      }
+    }
     var hint = box.querySelector("[data-psf-hint]");
     if (hint) {
       hint.hidden = !p.psf;

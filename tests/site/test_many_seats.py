@@ -76,6 +76,15 @@ def test_three_players_play_a_game_to_its_ranks_record_and_ratings(tiny, make_us
         > changes[ben.pk].display_after
     run_due()  # again: nothing is written twice
     assert GameRatingChange.objects.filter(game_id=game.pk).count() == 3
+    # the game's page offers the record and the notation, and the ratings it moved
+    from play import gameview
+    meta = gameview.game_meta(game)
+    assert [r["kind"] for r in meta["records"]] == ["record", "notation"] and meta["archived"]
+    assert meta["records"][0]["url"] == f"/games/{game.uuid}/record.json"
+    assert set(meta["rating_changes"]) == {"1", "2", "3"}
+    assert meta["result"]["ranks"] == game.ranks
+    page = client.get(f"/games/{game.uuid}/")
+    assert page.status_code == 200 and 'data-game="tiny"' in page.content.decode()
 
 
 def test_a_table_needs_a_player_for_every_seat(tiny, make_user):

@@ -104,6 +104,8 @@ def describe(winner: Side | str | None, reason: Termination | str, detail: str =
             return "Null game: the arbiter declared it null"
         if reason == "null":
             return "Null game: three turns in a row counted as passes"
+        if detail == "null by agreement":  # an offer accepted (issue 39): said plainly
+            return "Null game: both players agreed to it (no winner, not rated)"
         return "Null game" + (f": {_words(detail)}" if detail else "")
     if reason == "elimination":
         return f"{w.capitalize()} won: every {loser} piece was captured"

@@ -42,8 +42,10 @@ def game_event(game):
     from registry.events.views import RESULT_WORDS
     from registry.models import RegistryGame
 
-    annulled = RegistryGame.objects.filter(live_id=game.pk,
-                                           status=RegistryGame.ANNULLED).exists()
+    # an aborted game (R37) is annulled in the registry as a matter of course: it never
+    # started, and its page says "aborted", not "annulled by the arbiter"
+    annulled = game.reason != "aborted" and RegistryGame.objects.filter(
+        live_id=game.pk, status=RegistryGame.ANNULLED).exists()
     pairing = (Pairing.objects.filter(game_id=game.pk).select_related("round__event")
                .first())
     words = RESULT_WORDS.get(pairing.result, "") if pairing else ""
