@@ -59,6 +59,9 @@ SERVICES_LANE: tuple[str, ...] = (
         "test_events_schedule",
         # issue 40: a round asked to pair, claimed by a conditional update (two workers)
         "test_events_pairing_job",
+        # issue 36: a game of three seats end to end, its ranks and seats written by the one
+        # statement of the append on PostgreSQL
+        "test_many_seats",
         # the computer's claim, each account's first turn first (a window function; issue 41)
         "test_computer_fair_share",
         # the pool's join/leave storms: conditional flips and the coalesced lobby over Redis
