@@ -6,7 +6,6 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +23,7 @@ from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
 from play.templatetags.players import player as player_name
+from play.templatetags.players import versus
 from talu_site import clientaddr
 
 
@@ -67,9 +67,8 @@ def lobby(request):
     ctx["demo_game"] = max(recent, key=lambda g: g.version, default=None)
     if user.is_authenticated:
         ctx["mine"] = Challenge.objects.filter(creator=user, status=Challenge.OPEN)
-        ctx["my_games"] = list(Game.objects.filter(
-            Q(player_i=user) | Q(player_o=user), status=Game.LIVE
-        ).select_related("player_i", "player_o"))
+        ctx["my_games"] = list(Game.objects.filter(seats__user=user, status=Game.LIVE)
+                               .select_related("player_i", "player_o").distinct())
         ctx["my_game_ids"] = [str(g.uuid) for g in ctx["my_games"]]
     return render(request, "play/lobby.html", ctx)
 
@@ -92,7 +91,9 @@ def lobby_state(request):
         "pairing": pool.state(user),
         "live": [
             {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]), "variant": g.variant,
-             "I": player_name(g.player_i), "O": player_name(g.player_o), "rated": g.rated,
+             "I": player_name(g.player_i) if g.player_i_id else None,
+             "O": player_name(g.player_o) if g.player_o_id else None,
+             "title": versus(g, "labelled"), "rated": g.rated,
              "time": time_label(g.time_control)}
             for g in gameview.live_games()
         ],
@@ -101,7 +102,7 @@ def lobby_state(request):
     if user.is_authenticated:
         data["my_games"] = [
             {"id": str(g.uuid), "url": reverse("game", args=[g.uuid])}
-            for g in Game.objects.filter(Q(player_i=user) | Q(player_o=user), status=Game.LIVE)
+            for g in Game.objects.filter(seats__user=user, status=Game.LIVE).distinct()
         ]
     return JsonResponse(data)
 

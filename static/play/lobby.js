@@ -141,7 +141,7 @@
 
   function liveItem(g) {
     var li = el("li");
-    li.appendChild(el("a", g.I + " (light) vs " + g.O + " (dark)",
+    li.appendChild(el("a", g.title || (g.I + " (light) vs " + g.O + " (dark)"),
                       {href: g.url, "data-testid": "watch"}));
     li.appendChild(document.createTextNode(" · " + g.variant + " · " + g.time + " · " +
                                            (g.rated ? "rated" : "freeplay")));

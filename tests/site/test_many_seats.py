@@ -166,3 +166,15 @@ def test_an_event_of_another_two_seat_game_plays_it_and_scores_it(tiny, make_use
     run_due()
     pairing.refresh_from_db()
     assert pairing.result == "1-0" and pairing.decided_by == "game"
+
+
+def test_the_lobby_lists_a_table_of_three_by_its_seats(tiny, make_user, client):
+    ana, ben, cyd = (make_user(n) for n in ("ana", "ben", "cyd"))
+    game = start_table("tiny/race", [ana, ben, cyd])
+    client.force_login(cyd)
+    page = client.get("/").content.decode()
+    assert "ana (one) vs ben (two) vs cyd (three)" in page
+    state = client.get("/lobby/state.json").json()
+    [live] = [g for g in state["live"] if g["id"] == str(game.uuid)]
+    assert live["title"] == "ana (one) vs ben (two) vs cyd (three)" and live["I"] is None
+    assert [g["id"] for g in state["my_games"]] == [str(game.uuid)]
