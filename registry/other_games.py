@@ -17,8 +17,7 @@ from play.models import Game, GameEvent, Seat
 from registry.game_ratings.services import rate_finished
 from registry.game_records import keep_record
 from registry.records.game_record import GameFacts, RecordSeat, public_events
-
-TALU = "talu"
+from registry.services import keeps_book_records
 
 
 def _holder(seat: Seat) -> tuple[str | None, str | None]:
@@ -49,7 +48,7 @@ def facts_of(game: Game) -> GameFacts:
 
 def archive_other_game(game: Game) -> None:
     """Keep the record of a finished non-talu game and rate it (rated games with a result)."""
-    if game.game == TALU or game.is_live:
+    if keeps_book_records(game) or game.is_live:
         return
     keep_record(facts_of(game))
     if game.rated and game.ranks:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 
 from play.games.clock import time_label
-from play.games.registry import DEFAULT_VARIANT
+from play.games.registry import DEFAULT_GAME, DEFAULT_VARIANT
 
 
 class Game(models.Model):
@@ -32,7 +32,7 @@ class Game(models.Model):
 
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     #: The game's key in the catalogue (``play.games.registry``): "talu", "tafl", ...
-    game = models.CharField(max_length=16, default="talu")
+    game = models.CharField(max_length=16, default=DEFAULT_GAME)
     #: The variant's name within its game ("standard", "11x11"): no choices list, so a new
     #: game or variant needs no migration.
     variant = models.CharField(max_length=16, default=DEFAULT_VARIANT)

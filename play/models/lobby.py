@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from play.games.clock import time_label
-from play.games.registry import DEFAULT_VARIANT
+from play.games.registry import DEFAULT_GAME, DEFAULT_VARIANT
 
 
 class Challenge(models.Model):
@@ -21,7 +21,7 @@ class Challenge(models.Model):
     )
     #: The game and variant of the game it starts (``play.games.registry``; no choices list:
     #: the form checks them against the catalogue).
-    game_key = models.CharField(max_length=16, default="talu")
+    game_key = models.CharField(max_length=16, default=DEFAULT_GAME)
     variant = models.CharField(max_length=16, default=DEFAULT_VARIANT)
     rated = models.BooleanField(default=True)
     side = models.CharField(max_length=6, choices=SIDES, default="random")

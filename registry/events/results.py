@@ -12,6 +12,7 @@ from django.db import transaction
 from play.commands.path import execute
 from play.commands.submission import Submission
 from play.games.protocol import Announce, system
+from play.games.registry import variant_of
 from registry.events.models import Pairing
 from registry.events.revision import touch
 
@@ -54,9 +55,9 @@ def game_finished(game) -> None:
         pairing.result = result
         pairing.decided_by = "game"
         if game.cause == "unplayed":
-            loser = "white" if game.winner != game.played_seats()[0] else "black"
-            if game.game == "talu":
-                loser = "light" if game.winner == "O" else "dark"
+            # the seat that lost it, as its game calls it (talu: light or dark)
+            loser = variant_of(game.variant_key).label(
+                next(s for s in game.played_seats() if s != game.winner))
             pairing.note = f"unplayed: {loser} did not complete the opening turn in time (R41)"
         pairing.save(update_fields=["result", "decided_by", "note"])
         touch(pairing.round.event_id)

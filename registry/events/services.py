@@ -49,7 +49,7 @@ from registry.events.pairing.model import (
 )
 from registry.events.revision import touch
 from registry.models import AffiliatedBody, Player, check_scoring_model
-from registry.services import player_of
+from registry.services import is_book_game, keeps_book_records, player_of
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
         if len(spec.played) != 2:
             raise EventError(f"{spec.title} is played by {len(spec.played)}: an event pairs "
                              "two players a game (round robin and Swiss)")
-        if spec.game != "talu" and values.get("system") == "hettlandic":
+        if not is_book_game(spec.game) and values.get("system") == "hettlandic":
             raise EventError("the Hettlandic system is talu's (R44-R46)")
     if "time_control" in values:  # R36, checked as a challenge's; kept in canonical form
         try:
@@ -602,7 +602,7 @@ def _event_model(game, event: Event) -> None:
     Hettlandic phase-1 game belongs to its rating phase (R45)."""
     from registry.models import RegistryGame
 
-    if game.game != "talu":  # another game's ratings are its own (registry.game_ratings)
+    if not keeps_book_records(game):  # another game's ratings are its own (game_ratings)
         return
     RegistryGame.objects.filter(live=game).update(scoring_model=event.scoring_model,
                                                   **hettlandic.registry_fields(event))
