@@ -15,11 +15,12 @@ loop; after a job the
 loop announces its result to the game's sockets (the archived game's records and rating
 changes, ``delivery.announce_archived``).
 
-Four jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving), the
+Five jobs run side by side, each woken by ``worker.wake``: the outbox's (archiving), the
 clock's (flags at their deadline, R37, on a thread of its own: ``play.worker.clock_thread``),
-the pools' waves (R47), so that neither a flag nor a pairing waits behind an archive's
-signatures, and the computer's turns (``play.computer.mover``), which a wake that names only
-them (``jobs: ["computer"]``, ``delivery.wake_computer``) wakes alone.
+the pools' waves (R47), the other apps' registered jobs (``play.worker.jobs``: an event's round
+paired or started), so that neither a flag nor a pairing waits behind an archive's signatures,
+and the computer's turns (``play.computer.mover``), which a wake that names only them (``jobs:
+["computer"]``, ``delivery.wake_computer``) wakes alone.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Worker:
         self.clock: ClockThread | None = None  # the clock's job, on its own thread
         self.pool_wake = asyncio.Event()
         self.computer_wake = asyncio.Event()
+        self.apps_wake = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
@@ -99,10 +101,16 @@ class Worker:
         # turn to it (``delivery.wake_computer``): its wake-ups run no other job's round.
         computer = asyncio.ensure_future(self._job(self.computer_wake, self.computer_round,
                                                    conf.worker_poll))
+        # The apps' jobs (an event's round to pair or start) beside the outbox: an arbiter's
+        # round never waits behind the archive of another game (a CI run saw a 4-player round
+        # wait more than 20 s behind the browser tests' archives).
+        apps = asyncio.ensure_future(self._job(self.apps_wake, self.apps_round,
+                                               conf.worker_poll))
         try:
             await self._job(self.wake, self.round, conf.worker_poll)
         finally:
             pools.cancel()
+            apps.cancel()
             computer.cancel()
             if listener is not None:
                 listener.cancel()
@@ -153,10 +161,6 @@ class Worker:
         except Exception:
             log.warning("worker sessions round failed", exc_info=True)
         await self.notices_round()
-        try:
-            await sync_to_async(rounds.jobs_in_thread, thread_sensitive=False)()
-        except Exception:
-            log.warning("worker jobs round failed", exc_info=True)
         alive = conf.worker_alive_file()
         if alive:  # the container's health check reads its age (deploy/healthcheck.py)
             try:
@@ -164,6 +168,13 @@ class Worker:
                     os.utime(alive)
             except OSError as err:
                 log.warning("worker: cannot touch %s (%s)", alive, err)
+
+    async def apps_round(self) -> None:
+        """The other apps' registered jobs once (``play.worker.jobs``), on a thread."""
+        try:
+            await sync_to_async(rounds.jobs_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("worker jobs round failed", exc_info=True)
 
     async def computer_round(self) -> None:
         """The computer's turns waiting for it, claimed and started (``play.computer``)."""
@@ -244,6 +255,7 @@ class Worker:
                 if message.get("clock", True) and self.clock is not None:
                     self.clock.wake()
                 self.pool_wake.set()
+                self.apps_wake.set()
 
 
 _embedded: dict[int, asyncio.Task] = {}

@@ -139,6 +139,9 @@ def pairing_json(p: Pairing) -> dict:
 
 
 def event_json(event: Event, full: bool = True) -> dict:
+    # the round being paired first: once it reads None, the rounds read below hold the round
+    # (pairer.state_of); read after them, the round could be missing from both
+    pairing = pairer.state(event) if full else None
     out = {"id": event.pk, "name": event.name, "body": event.body.registrar_id,
            "status": event.status, "settings": {name: getattr(event, name)
                                                 for name in Event.SETTINGS if name != "name"},
@@ -158,7 +161,7 @@ def event_json(event: Event, full: bool = True) -> dict:
                       "scheduled": r.scheduled, "started": r.started,
                       "complete": services.round_complete(r),
                       "pairings": pairings.get(r.pk, [])} for r in event.event_rounds.all()]
-    out["pairing"] = pairer.state(event)  # the round being paired, if one is asked
+    out["pairing"] = pairing  # the round being paired, if one is asked
     return out
 
 

@@ -44,7 +44,14 @@ PROGRESS_EVERY = 0.5  # seconds between two progress writes
 
 def state(event: Event) -> dict | None:
     """The round being paired, as the pages and the API show it (None: none asked)."""
-    req = PairingRequest.objects.filter(event=event).first()
+    return state_of(event.pk)
+
+
+def state_of(event_id: int) -> dict | None:
+    """``state`` by the event's id. A page or answer that shows the event's rounds too reads
+    this first: the round and the request's deletion are one transaction, so once it is None
+    every later read finds the round."""
+    req = PairingRequest.objects.filter(event_id=event_id).first()
     if req is None:
         return None
     return {"number": req.number, "state": req.state, "done": req.done, "total": req.total,

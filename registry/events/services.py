@@ -517,11 +517,6 @@ def _wake_worker() -> None:
         log.warning("the workers were not woken for a pairing (%s)", exc)
 
 
-def pending_pairing(event: Event) -> PairingRequest | None:
-    """The round being paired (or whose pairing failed), for the pages and the API."""
-    return PairingRequest.objects.filter(event=event).first()
-
-
 def _close_entries(event: Event) -> None:
     """Round 1: ratings at the close of entries fix the pairing numbers (R42/R43), and the
     side of pairing number 1 is drawn and recorded (R43)."""

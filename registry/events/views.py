@@ -150,7 +150,13 @@ def _settings_form(event: Event, typed=None) -> dict:
 
 
 def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_typed=None):
-    """``typed``: the values of a refused settings change, shown again (issue 38)."""
+    """``typed``: the values of a refused settings change, shown again (issue 38).
+
+    The round being paired is read first: the worker writes a round and deletes its request in
+    one transaction, but this page reads in many statements, so read after the event and its
+    rounds it could find the request gone and the round not yet there, and show neither
+    (a page that would never reload; seen in CI)."""
+    pairing = pairer.state_of(event_id)
     event = get_object_or_404(Event.objects.select_related("body"), pk=event_id)
     numbers = list(event.event_rounds.values_list("number", flat=True))
     shown = _int(request.GET.get("round"), numbers[-1] if numbers else None)
@@ -180,7 +186,7 @@ def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_ty
         "results": [(r, RESULT_WORDS[r]) for r in GAME_RESULTS],
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
-        "pairing": pairer.state(event), "time_label": clock.time_label(event.time_control),
+        "pairing": pairing, "time_label": clock.time_label(event.time_control),
         "sf": _settings_form(event, typed), "refused": typed is not None,
         "may_register": walk_in.may_register(request.user, event),
         "walk_in": walk_in_typed or {}}, status=status)

@@ -275,7 +275,7 @@ async def test_the_players_lobby_sockets_hear_their_game_started_by_the_worker(
     at = timezone.now() + timedelta(seconds=1)
     await database_sync_to_async(schedule.schedule_round)(arbiter, event, 1, at)
     await asyncio.sleep((at - timezone.now()).total_seconds() + 0.05)
-    await Worker("test-worker").round()  # the worker's first round after the time
+    await Worker("test-worker").apps_round()  # the apps' jobs' first round after the time
     games = await database_sync_to_async(boards)(event)
     assert len(games) == 2 and all(p.game_id for p in games)
     for p in games:
