@@ -28,14 +28,18 @@ class Directory(Protocol):
         at the start are kept on the game's row for S3)."""
         ...
 
-    def standing(self, user: Any) -> dict[str, Any]:
-        """A player's standing for matchmaking (R47): ``rating``, ``stratum`` (1-3, None
-        without the registry), and for an S3 player their ``anpc`` and ``psf`` (R27; None
-        otherwise)."""
+    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+                 ) -> dict[str, Any]:
+        """A player's standing for matchmaking in ``game``'s ``variant`` (R47): ``rating``,
+        ``stratum`` (1-3, None without the registry or for a game without strata), and for a
+        talu S3 player their ``anpc`` and ``psf`` (R27; None otherwise). A newcomer to a game
+        gets the rating that game's players start at."""
         ...
 
-    def ratings_of(self, user_ids: Any) -> dict[int, int]:
-        """The current ratings of these accounts (the lobby's PSF marks, R47)."""
+    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+                   ) -> dict[int, int]:
+        """The current ratings of these accounts in ``game``'s ``variant`` (the pools' and the
+        lobby's PSF marks, R47), a newcomer's as ``standing`` says."""
         ...
 
     def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:
@@ -79,10 +83,12 @@ class _AccountsOnly:
     def keeps_book_ratings(self, game: str) -> bool:
         return False
 
-    def standing(self, user: Any) -> dict[str, Any]:
+    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+                 ) -> dict[str, Any]:
         return {"rating": 0, "stratum": None, "anpc": None, "psf": None}
 
-    def ratings_of(self, user_ids: Any) -> dict[int, int]:
+    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+                   ) -> dict[int, int]:
         return {pk: 0 for pk in user_ids}
 
     def psf_hints(self, user: Any, opponents: dict[Any, int]) -> dict[str, Any] | None:

@@ -53,7 +53,7 @@ def lobby(request):
         "challenges": open_challenges,
         "psf": hints,
         "pools": [p for p in pool.pool_listing() if p["variant"] == "standard"],
-        "pool_variants": [name for name, _ in ChallengeForm.base_fields["variant"].choices],
+        "pool_variants": pool.pool_variants(),
         "pairing": pool.state(user),
         "my_game_ids": [],
         "live": gameview.live_games(),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db.models import Model
 
 from play.games.protocol import Event, Result
-from play.games.registry import variant_of
+from play.games.registry import rating_variant, variant_of
 from play.models import Game, GameEvent, Seat
 from registry.game_ratings.services import rate_finished
 from registry.game_records import keep_record
@@ -54,4 +54,5 @@ def archive_other_game(game: Game) -> None:
     if game.rated and game.ranks:
         seats = [(s.user_id if s.kind == Seat.PERSON else None, s.rank)
                  for s in game.seats.order_by("order") if s.rank is not None]
-        rate_finished(game.pk, game.game, game.variant, seats, game.finished or game.created)
+        rate_finished(game.pk, game.game, rating_variant(game.game, game.variant), seats,
+                      game.finished or game.created)

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from play.games.registry import rating_variant
 from play.lobby.pool_pairing import FLOOR_SLACK
 from registry import arbiters, services
 from registry.models import Player
@@ -24,15 +25,20 @@ class RegistryDirectory:
             return [services.player_of(u).rating for u in players]
         from registry.game_ratings.models import GameRating
         found = {r.user_id: r.display for r in GameRating.objects.filter(
-            game=game, variant=variant, user__in=[u.pk for u in players])}
+            game=game, variant=rating_variant(game, variant), user__in=[u.pk for u in players])}
         return [found.get(u.pk) for u in players]
 
     def keeps_book_ratings(self, game: str) -> bool:
         return services.is_book_game(game)
 
-    def standing(self, user: Any) -> dict[str, Any]:
+    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+                 ) -> dict[str, Any]:
         """R47/R27: rating and stratum; aNPc (the player's own, else the default of their
-        last S3 games) and PSF for an S3 player only."""
+        last S3 games) and PSF for an S3 player only. Another game: its own rating
+        (``registry.game_ratings``; a newcomer's is where its players start), no strata."""
+        if not self.keeps_book_ratings(game):
+            rating = self.ratings_of([user.pk], game, variant)[user.pk]
+            return {"rating": rating, "stratum": None, "anpc": None, "psf": None}
         # read afresh: a rating changed since the account object was loaded counts (R47's cost)
         p = Player.objects.filter(user_id=user.pk).first() or services.player_of(user)
         out: dict[str, Any] = {"rating": p.rating, "stratum": p.stratum, "anpc": None,
@@ -43,7 +49,14 @@ class RegistryDirectory:
             out["psf"] = performance_safety_floor(p.rating, anpc)
         return out
 
-    def ratings_of(self, user_ids: Any) -> dict[int, int]:
+    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+                   ) -> dict[int, int]:
+        if not self.keeps_book_ratings(game):
+            from registry.game_ratings.models import GameRating
+            from registry.game_ratings.rating import DISPLAY_START
+            shown = {r.user_id: r.display for r in GameRating.objects.filter(
+                game=game, variant=rating_variant(game, variant), user_id__in=list(user_ids))}
+            return {pk: shown.get(pk, DISPLAY_START) for pk in user_ids}
         found = dict(Player.objects.filter(user_id__in=list(user_ids)).values_list(
             "user_id", "rating"))
         return {pk: found.get(pk, strata.START_RATING) for pk in user_ids}

@@ -91,6 +91,12 @@ def parts_of(game: str) -> GameParts:
     return PARTS.get(game, NO_PARTS)
 
 
+def rating_variant(game: str, variant: str) -> str:
+    """The variant name a rating of ``game``'s ``variant`` is kept under: the variant's own,
+    or "" where the game rates across its variants (``GameParts.rated_by_variant``)."""
+    return variant if parts_of(game).rated_by_variant else ""
+
+
 def game_of(variant: str) -> str:
     """The key of the game that plays ``variant`` (a key or a talu bare name); ``KeyError``."""
     return rules_for(variant).name

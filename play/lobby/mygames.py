@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from play.models import Game, Seat
@@ -88,11 +88,17 @@ def search(q: str, user) -> Q:
     """The games a search on "My games" names: by the opponent's name, the variant, or the
     result's words as the list shows them ("won", "lost", "resigned", "time"...; the stored
     reason alone said "decision" for a resignation, so a search for what the list reads found
-    nothing)."""
-    found = (Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
-             | Q(variant__icontains=q) | Q(reason__icontains=q))
-    won = Q(player_i=user, winner="I") | Q(player_o=user, winner="O")
-    lost = Q(player_i=user, winner="O") | Q(player_o=user, winner="I")
+    nothing). Any game and any number of seats: names and places come from the seats (a
+    win is a first place that someone else did not share), with the two-seat columns kept for
+    rows older than the seats' ranks."""
+    seats = Seat.objects.filter(game=OuterRef("pk"))
+    found = (Exists(seats.filter(user__username__icontains=q).exclude(user=user))
+             | Q(player_i__username__icontains=q) | Q(player_o__username__icontains=q)
+             | Q(variant__icontains=q) | Q(game__icontains=q) | Q(reason__icontains=q))
+    won = (Q(player_i=user, winner="I") | Q(player_o=user, winner="O")
+           | (Exists(seats.filter(user=user, rank=1)) & Exists(seats.filter(rank__gt=1))))
+    lost = (Q(player_i=user, winner="O") | Q(player_o=user, winner="I")
+            | Exists(seats.filter(user=user, rank__gt=1)))
     words = set(q.lower().replace(":", " ").split())
     if words & {"won", "win", "wins"}:
         found |= won

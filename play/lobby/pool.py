@@ -1,6 +1,8 @@
 """Quick pairing (R47): joining and leaving a pool, a player's pairing state, and one wave.
 
-A pool is a variant, a time-control preset and rated or freeplay. Joining puts the player's row
+A pool is a variant (of any game with two seats: talu's by its name, another game's by key,
+``tafl/11x11``), a time-control preset and rated or freeplay, its players paired by their
+rating in that game. Joining puts the player's row
 in it (one pool at a time: joining another moves them); leaving deletes the row at once. The
 worker runs the waves (``play.worker.loop``): :func:`run_due_waves` claims a pool's next wave
 by a conditional update of its wave number, so two workers never run the same wave, pairs the
@@ -43,8 +45,8 @@ from django.utils import timezone
 
 from play import conf, ports
 from play.games import clock
-from play.games.registry import VARIANT_NAMES
-from play.lifecycle import StartError, start_game
+from play.games.registry import variant_choices, variant_of
+from play.lifecycle import StartError, start_table
 from play.lobby import challenges
 from play.lobby.pool_pairing import (
     FLOOR_SLACK,
@@ -75,10 +77,28 @@ class Busy(PoolError):
     """The player is at the board already (:func:`game_in_play`): one game at a time."""
 
 
+def pool_variants() -> list[tuple[str, str]]:
+    """(value, label) of every variant with a pool: each game's two-seat variants, as the
+    challenge form offers them (``variant_choices``), in the catalogue's order."""
+    return [(v, label) for v, label in variant_choices() if len(variant_of(v).played) == 2]
+
+
+def pool_title(variant: str) -> str:
+    """A pool's variant as a person reads it ("standard", "Tafl · 11x11")."""
+    return dict(pool_variants()).get(variant, variant)
+
+
+def _game(pool_variant: str) -> tuple[str, str]:
+    """The game key and variant name of a pool's variant (its ratings are that game's)."""
+    spec = variant_of(pool_variant)
+    return spec.game, spec.name
+
+
 def pool_for(variant: str, time_control: str, rated: bool) -> Pool:
     """The pool of these settings (checked; created on first use)."""
-    if variant not in VARIANT_NAMES:
-        raise PoolError(f"unknown variant {variant!r}")
+    if variant not in dict(pool_variants()):
+        raise PoolError(f"unknown variant {variant!r}: the pools play "
+                        + ", ".join(label for _, label in pool_variants()))
     try:
         time_control = str(clock.parse(time_control))
     except clock.TimeControlError as err:
@@ -100,15 +120,15 @@ AT_THE_BOARD = (Q(status=Game.LIVE) & ~Q(to_move="")
 
 
 def game_in_play(user) -> Game | None:
-    """``user``'s game played in one sitting and in play now (:data:`AT_THE_BOARD`), if any."""
-    return (Game.objects.filter(AT_THE_BOARD).filter(Q(player_i=user) | Q(player_o=user))
+    """``user``'s game played in one sitting and in play now (:data:`AT_THE_BOARD`), if any,
+    of any game (a seat of theirs, however many the game has)."""
+    return (Game.objects.filter(AT_THE_BOARD).filter(seats__user=user)
             .order_by("created").first())
 
 
 def _at_the_board(account: str) -> Exists:
     """Whether the account in the outer query's field ``account`` has a game in play."""
-    return Exists(Game.objects.filter(AT_THE_BOARD).filter(
-        Q(player_i=OuterRef(account)) | Q(player_o=OuterRef(account))))
+    return Exists(Game.objects.filter(AT_THE_BOARD).filter(seats__user=OuterRef(account)))
 
 
 def _last_opponent_id(user) -> int | None:
@@ -133,12 +153,13 @@ def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
     if not user.is_active:
         raise PoolError("this account is deactivated: it cannot join a pool")
     pool = pool_for(variant, time_control, rated)
+    game_key, name = _game(pool.variant)
     playing = game_in_play(user)
     if playing is not None:
         raise Busy(f"you are playing a game ({clock.time_label(playing.time_control)}, "
                    f"{reverse('game', args=[playing.uuid])}): finish it before joining a "
                    "pool, one game at a time")
-    standing = ports.directory().standing(user)
+    standing = ports.directory().standing(user, game_key, name)
     if psf_only and standing["psf"] is None:
         raise PoolError("the PSF bound is for S3 players (R27): you are paired by rating alone")
     floor = standing["psf"] if psf_only else None
@@ -158,14 +179,15 @@ def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
     kind) from a player the pool would pair ``user`` with now is accepted instead of waiting:
     the closest in rating first. A challenger who is waiting in a pool themselves is left to
     the waves (one player, one game), and so is one at the board already or deactivated."""
+    game_key, name = _game(pool.variant)
     fitting = list(Challenge.objects.filter(
-        status=Challenge.OPEN, opponent__isnull=True, variant=pool.variant,
+        status=Challenge.OPEN, opponent__isnull=True, game_key=game_key, variant=name,
         time_control=pool.time_control, rated=pool.rated, creator__is_active=True).exclude(
         creator=user).exclude(creator__pool_entry__status=PoolEntry.WAITING).exclude(
         _at_the_board("creator")).order_by("created")[:50])
     if not fitting:
         return None
-    ratings = ports.directory().ratings_of({c.creator_id for c in fitting})
+    ratings = ports.directory().ratings_of({c.creator_id for c in fitting}, game_key, name)
     candidates = sorted(
         (c for c in fitting if accepts(me, Seeker(str(c.creator_id), ratings[c.creator_id]))),
         key=lambda c: abs(ratings[c.creator_id] - me.rating))
@@ -233,8 +255,8 @@ def seeker_of(entry: PoolEntry) -> Seeker:
 
 
 def pool_json(pool: Pool) -> dict[str, Any]:
-    return {"id": pool.pk, "variant": pool.variant, "time_control": pool.time_control,
-            "time": pool.time_label, "rated": pool.rated}
+    return {"id": pool.pk, "variant": pool.variant, "title": pool_title(pool.variant),
+            "time_control": pool.time_control, "time": pool.time_label, "rated": pool.rated}
 
 
 def state(user, now: datetime | None = None) -> dict[str, Any]:
@@ -305,7 +327,7 @@ def pool_listing() -> list[dict[str, Any]]:
     known = {(p.variant, p.time_control, p.rated): p for p in Pool.objects.all()}
     counts = pool_counts()
     out = []
-    for variant in VARIANT_NAMES:
+    for variant, _ in pool_variants():
         for rated in (True, False):
             for tc in POOL_TIME_CONTROLS:
                 p = known.get((variant, tc, rated))
@@ -355,8 +377,9 @@ def _start(pool: Pool, a: int, b: int, rng: random.Random) -> Game | None:
             pool=pool, user_id__in=(a, b)).select_related("user")}
         light, dark = (a, b) if rng.random() < 0.5 else (b, a)
         try:
-            game = start_game(entries[light].user, entries[dark].user, variant=pool.variant,
-                              rated=pool.rated, time_control=pool.time_control)
+            # the variant's first seat (talu's light) and its second, by the toss
+            game = start_table(pool.variant, [entries[light].user, entries[dark].user],
+                               rated=pool.rated, time_control=pool.time_control)
         except StartError:
             transaction.set_rollback(True)
             return None

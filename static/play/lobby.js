@@ -62,7 +62,7 @@
     waiting = p.status === "waiting";
     box.hidden = !waiting;
     if (!waiting) return;
-    text("[data-pool-label]", p.pool.variant + " " + p.pool.time + " " +
+    text("[data-pool-label]", (p.pool.title || p.pool.variant) + " " + p.pool.time + " " +
       (p.pool.rated ? "rated" : "freeplay"));
     waited = p.waited_seconds;
     waitedAt = Date.now();

@@ -178,3 +178,27 @@ def test_the_lobby_lists_a_table_of_three_by_its_seats(tiny, make_user, client):
     [live] = [g for g in state["live"] if g["id"] == str(game.uuid)]
     assert live["title"] == "ana (one) vs ben (two) vs cyd (three)" and live["I"] is None
     assert [g["id"] for g in state["my_games"]] == [str(game.uuid)]
+
+
+def test_my_finished_games_are_found_by_opponent_and_place_in_any_game(tiny, make_user):
+    """Issue 36: "My games"' search reads a game of three seats as the list shows it: an
+    opponent's name in any seat, "won" for a first place, "lost" for a later one."""
+    from play.lobby.mygames import search
+    ana, ben, cyd, dan = (make_user(n) for n in ("ana", "ben", "cyd", "dan"))
+    game = start_table("tiny/race", [ana, ben, cyd], rated=False)
+    assert _play(game, ana, "step", step={"add": 2}).ok
+    assert _play(game, ben, "resign").ok
+    assert _play(game, cyd, "resign").ok  # ana first, cyd second, ben third
+    other = start_table("tiny/duel", [ana, dan], rated=False)
+    assert _play(other, ana, "resign").ok  # dan won
+
+    def found(user, q):
+        return set(Game.objects.filter(seats__user=user).filter(search(q, user))
+                   .values_list("pk", flat=True))
+
+    assert found(ana, "cyd") == {game.pk}  # the third seat's player
+    assert found(ana, "dan") == {other.pk}
+    assert found(ana, "won") == {game.pk}
+    assert found(ana, "lost") == {other.pk}
+    assert found(cyd, "lost") == {game.pk} and found(cyd, "won") == set()
+    assert found(ana, "tiny") == {game.pk, other.pk}

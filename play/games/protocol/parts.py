@@ -109,6 +109,9 @@ class GameParts:
     review: Review | None = None
     lessons: Lessons | None = None
     demo: Demo | None = None
+    #: Whether each variant keeps its own rating (Talat's three-seat and two-seat games, A9)
+    #: or the game keeps one rating across its variants (tafl on every board, issue 42).
+    rated_by_variant: bool = True
 
 
 NO_PARTS = GameParts()
