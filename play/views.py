@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -17,7 +18,7 @@ from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm
 from play.games.clock import time_label
-from play.games.registry import variant_of
+from play.games.registry import GAMES, parts_of, variant_of
 from play.live import lobby as lobby_live
 from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
@@ -232,6 +233,8 @@ def game_page(request, game_id):
     side = game.side_of(request.user)
     initial = gameview.update_for(game, None, side)
     opponents = [u for _, u in game.holders() if u.pk != request.user.pk] if side else []
+    parts, spec = parts_of(game.game), variant_of(game.variant_key)
+    renderer = parts.renderer or game.game
     return render(request, "play/game.html", {
         "game": game,
         "side": side or "",
@@ -243,4 +246,12 @@ def game_page(request, game_id):
         "arbiter": not side and arbiter_commands.may_arbitrate(game, request.user),
         "initial": initial,
         "ws_path": f"/ws/game/{game.uuid}/",
+        # the game's own: its renderer and controls, its notation's name, its seats and the
+        # arbiter's commands it adds to the match's (talu's warn and count as pass)
+        "renderer": renderer,
+        "controls": select_template([f"games/{renderer}/controls.html",
+                                     "games/controls.html"]).template.name,
+        "notation_name": parts.notation,
+        "seats": [s for s in spec.seats if s.played],
+        "game_arbiter_commands": GAMES[game.game].rules.arbiter_commands,
     })

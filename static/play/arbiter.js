@@ -128,7 +128,8 @@
       }).then(function (g) {
         if (!g) return;
         $("signs").innerHTML = signsHtml(g);
-        if (g.signs.last_turn && !$("arb-turn").value) $("arb-turn").value = g.signs.last_turn;
+        var turnBox = $("arb-turn");  // talu's count as pass only: another game has none
+        if (turnBox && g.signs.last_turn && !turnBox.value) turnBox.value = g.signs.last_turn;
       }).catch(function () {});
     }, 150);
   }
@@ -152,7 +153,7 @@
     if (!b) return;
     var action = b.dataset.action, reason = $("arb-reason").value.trim();
     if (!reason) { say("Every arbiter action needs a reason in words (R39).", true); $("arb-reason").focus(); return; }
-    var side = $("arb-side").value, turn = $("arb-turn").value.trim();
+    var side = $("arb-side").value, turn = $("arb-turn") ? $("arb-turn").value.trim() : "";
     if ((action === "forfeit" || action === "null" || action === "annul") &&
         !window.confirm(action === "forfeit" ? side + " loses by your decision. Sure?" :
                         action === "null" ? "The game ends null by your decision. Sure?" :

@@ -112,6 +112,12 @@ class GameParts:
     #: Whether each variant keeps its own rating (Talat's three-seat and two-seat games, A9)
     #: or the game keeps one rating across its variants (tafl on every board, issue 42).
     rated_by_variant: bool = True
+    #: The browser renderer that draws the game (``static/games/<renderer>.js``, and the game
+    #: page's own controls ``templates/games/<renderer>/controls.html``); "" for the game's
+    #: key. Tablut is drawn by tafl's.
+    renderer: str = ""
+    #: The name of the game's notation, as the move list's heading says it ("STGN", "OTN").
+    notation: str = ""
 
 
 NO_PARTS = GameParts()

@@ -27,4 +27,5 @@ PARTS = GameParts(
     review=review,
     lessons=Lessons(items=lessons.LESSONS, attempt=lessons.attempt, initial=_initial),
     demo=Demo(variant=demo.VARIANT, moves=demo.sample_steps, reason=demo.REASON),
+    notation="STGN",  # R15
 )

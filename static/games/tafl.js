@@ -1,0 +1,291 @@
+/* The tafl games' board (tafl on every odd board, Tablut: shared/RULINGS-TAFL.md T1-T15) on
+ * the game page: a renderer for the game client (static/play/client.js, its contract at the
+ * top). It draws the server's view (play.games.tafl.protocol: pieces, the legal moves of the
+ * seat to act, a T8 removal to choose, the last move and its captures, Tablut's throne, camps
+ * and raichi/tuichi) and turns clicks, taps, drags and keys into the game's two commands:
+ * {move: "e4-e7"} and, for T8, {remove: "f7"}. The server decides everything: a click that is
+ * no legal move is explained in words, never silently dropped.
+ * Pieces are told apart by shape as well as colour: attackers are dark discs, defenders light
+ * discs, the king a light disc with a crown mark. Plain JS, no build step: window.TaluClient.
+ */
+(function () {
+  "use strict";
+  var T = window.Talu = window.Talu || {};
+  var $ = function (id) { return document.getElementById(id); };
+
+  var SEATS = {attackers: "attackers", defenders: "defenders"};
+  var PIECE_WORDS = {t: "attacker", T: "defender", K: "king"};
+  var SIDE_OF = {t: "attackers", T: "defenders", K: "defenders"};
+
+  function fileName(i) { return String.fromCharCode(97 + i); }
+  function squareName(f, r) { return fileName(f) + (r + 1); }
+  function parseSquare(sq) { return [sq.charCodeAt(0) - 97, parseInt(sq.slice(1), 10) - 1]; }
+  function set(list) { var o = {}; (list || []).forEach(function (x) { o[x] = true; }); return o; }
+
+  /* The board's squares as buttons in rows, rank 1 at the bottom (OTN, T1), with the
+   * coordinates outside the grid as talu's board has them. */
+  function Grid(el) { this.el = el; this.size = 0; this.cells = {}; }
+  Grid.prototype.build = function (n) {
+    if (this.size === n) return false;
+    var el = this.el, cells = this.cells = {};
+    this.size = n;
+    el.innerHTML = "";
+    el.classList.add("board", "tafl-board");
+    el.style.setProperty("--files", n);
+    el.dataset.files = n;
+    for (var y = 0; y < n; y++) {
+      var row = document.createElement("div");
+      row.className = "row";
+      row.setAttribute("role", "row");
+      for (var x = 0; x < n; x++) {
+        var sq = squareName(x, n - 1 - y);
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "sq";
+        b.dataset.square = sq;
+        b.dataset.x = x; b.dataset.y = y;
+        b.setAttribute("role", "gridcell");
+        b.tabIndex = -1;
+        row.appendChild(b);
+        cells[sq] = b;
+      }
+      el.appendChild(row);
+    }
+    var frame = el.parentNode;
+    if (frame && frame.classList.contains("board-frame")) {
+      Array.prototype.slice.call(frame.querySelectorAll(".coords")).forEach(function (c) { c.remove(); });
+      var rk = document.createElement("div");
+      rk.className = "coords ranks";
+      rk.setAttribute("aria-hidden", "true");
+      rk.style.setProperty("--ranks", n);
+      var fl = document.createElement("div");
+      fl.className = "coords files";
+      fl.setAttribute("aria-hidden", "true");
+      fl.style.setProperty("--files", n);
+      for (var i = 0; i < n; i++) {
+        var r = document.createElement("span"); r.textContent = String(n - i); rk.appendChild(r);
+        var f = document.createElement("span"); f.textContent = fileName(i); fl.appendChild(f);
+      }
+      frame.insertBefore(rk, el);
+      frame.appendChild(fl);
+    }
+    return true;
+  };
+
+  /* What a square's piece and marks look like; the words a screen reader says. */
+  function drawSquare(b, sq, piece, cls, label) {
+    b.className = ["sq"].concat(cls).join(" ");
+    b.dataset.piece = piece || "";
+    var html = piece ? '<span class="piece tafl-' + (piece === "t" ? "a" : piece === "T" ? "d" : "k") + '" aria-hidden="true"></span>' : "";
+    if (b.dataset.html !== html) { b.innerHTML = html; b.dataset.html = html; }
+    b.setAttribute("aria-label", sq + (piece ? ", " + PIECE_WORDS[piece] : ", empty") + label);
+  }
+
+  function mount(element, first, api) {
+    var mySeat = api.seat;
+    var st = {view: null, selected: null, focus: null, frame: false};
+    var grid = new Grid(element);
+    var off = [];
+    function listen(el, type, fn) { el.addEventListener(type, fn); off.push([el, type, fn]); }
+
+    function myTurn() { return !!st.view && api.mayAct() && !api.pending(); }
+    function legal() { return myTurn() ? st.view.legal || {} : {}; }
+    function removal() { return myTurn() ? st.view.remove : null; }
+
+    function draw(v) {
+      st.view = v;
+      st.frame = false;
+      if (st.selected && !(legal()[st.selected] || []).length) st.selected = null;
+      if (grid.build(v.size)) {
+        st.focus = squareName(0, 0);
+        grid.cells[st.focus].tabIndex = 0;
+      }
+      paint(v.pieces, v.last, v);
+      api.announce(announcement(v));
+      var words = "";
+      if (v.last) {
+        words = "Last move: " + v.last.record + (v.last.captured && v.last.captured.length ?
+          " · captured " + v.last.captured.join(", ") : "");
+      }
+      $("last-turn").textContent = words;
+    }
+
+    function paint(pieces, last, v) {
+      var moves = legal(), dests = set(st.selected ? moves[st.selected] : []);
+      var rm = removal(), choices = set(rm ? rm.choices : []);
+      var enclosed = {};
+      if (v.remove) v.remove.groups.forEach(function (g) { g.forEach(function (q) { enclosed[q] = true; }); });
+      var camps = set(v.camps), raichi = set(v.raichi);
+      var path = last ? set([last.from, last.to]) : {}, caught = set(last ? last.captured : []);
+      Object.keys(grid.cells).forEach(function (sq) {
+        var p = pieces[sq] || "", cls = [], label = "";
+        if (sq === v.throne) { cls.push("throne"); label += ", the throne"; }
+        else if (sq === v.centre && !v.throne) cls.push("centre");
+        if (camps[sq]) { cls.push("camp"); label += ", a camp"; }
+        if (path[sq]) cls.push("last-path");
+        if (caught[sq]) { cls.push("last-capture"); label += ", captured last move"; }
+        if (moves[sq] && moves[sq].length) cls.push("movable");
+        if (st.selected === sq) cls.push("selected");
+        if (dests[sq]) { cls.push("dest"); label += ", move here"; }
+        if (enclosed[sq]) cls.push("enclosed");
+        if (choices[sq]) { cls.push("target"); label += ", remove this piece"; }
+        if (raichi[sq]) { cls.push("raichi"); label += ", the king's way out"; }
+        drawSquare(grid.cells[sq], sq, p, cls, label);
+      });
+      if (grid.cells[st.focus]) grid.cells[st.focus].tabIndex = 0;
+    }
+
+    /* T8's choice and T11's warnings, in words above the controls. */
+    function announcement(v) {
+      if (v.result || v.outcome) return "";
+      if (v.remove) {
+        var mine = myTurn();
+        return mine ? "Enclosed group (T8): click the piece of it to remove (ringed). The king goes last."
+          : api.seatName(v.to_move) + " is choosing which enclosed piece to remove (T8).";
+      }
+      if (v.tuichi) return "Tuichi! The king has two ways to the edge (" + v.raichi.join(", ") + ").";
+      if (v.raichi && v.raichi.length) return "Raichi! The king has a way to the edge (" + v.raichi.join(", ") + ").";
+      return "";
+    }
+
+    /* A past position from the review (review.js): its pieces and its move, until "Now". */
+    function showFrame(f) {
+      st.frame = true;
+      var keep = st.selected;
+      st.selected = null;
+      paint(f.pieces || {}, f.last || null, {camps: st.view.camps, throne: st.view.throne, centre: st.view.centre,
+        raichi: f.raichi || [], remove: null});
+      st.selected = keep;
+      $("last-turn").textContent = "";
+    }
+
+    function send(step) {
+      if (!myTurn()) return;
+      st.selected = null;
+      api.send({type: "step", step: step});
+    }
+
+    function activate(sq) {
+      if (st.frame) return;
+      var v = st.view;
+      if (!myTurn()) { if (!api.pending()) explain(sq); return; }
+      var rm = removal();
+      if (rm) {
+        if (rm.choices.indexOf(sq) >= 0) { send({remove: sq}); return; }
+        api.refuse(v.pieces[sq] && rm.groups.some(function (g) { return g.indexOf(sq) >= 0; })
+          ? "The king is removed last (T8): choose another piece of his group."
+          : "Choose one of the ringed pieces of the enclosed group to remove (T8).");
+        api.redraw();
+        return;
+      }
+      var moves = legal();
+      if (st.selected && (moves[st.selected] || []).indexOf(sq) >= 0) {
+        send({move: st.selected + "-" + sq});
+        return;
+      }
+      if (st.selected === sq) { st.selected = null; api.refuse(""); api.redraw(); return; }
+      if ((moves[sq] || []).length) { st.selected = sq; api.refuse(""); api.redraw(); return; }
+      explain(sq);
+    }
+
+    /* Why a click is no move, in the rules' words where the view can tell. */
+    function explain(sq) {
+      var v = st.view, p = v.pieces[sq];
+      var text;
+      if (v.result || v.outcome) text = "The game is over.";
+      else if (!mySeat) text = "You are watching this game.";
+      else if (!api.mayAct()) text = "It is " + api.seatName(v.to_move) + "'s turn.";
+      else if (st.selected) {
+        if (p && SIDE_OF[p] === mySeat) text = "That piece has no move: it is blocked on every side.";
+        else text = st.selected + "-" + sq + " is not a move: a piece moves like a rook along a rank or a file, " +
+          "over empty squares only" + (v.throne ? ", never onto the throne or a camp it may not enter (T5)" : "") + ".";
+      } else if (p && SIDE_OF[p] !== mySeat) text = "That is one of your opponent's pieces: you play the " + mySeat + ".";
+      else if (p) text = "That piece has no move: it is blocked on every side.";
+      else text = "Choose one of your pieces first.";
+      api.refuse(text);
+      api.redraw();
+    }
+
+    // Clicks and taps; a drag from a piece to a square is a move too.
+    var press = null;
+    listen(element, "pointerdown", function (e) {
+      var b = e.target.closest(".sq");
+      press = b ? {sq: b.dataset.square, x: e.clientX, y: e.clientY} : null;
+    });
+    listen(document, "pointerup", function (e) {
+      var p = press;
+      press = null;
+      if (!p || Math.abs(e.clientX - p.x) + Math.abs(e.clientY - p.y) <= 8) return;
+      var el = document.elementFromPoint(e.clientX, e.clientY);
+      var b = el && el.closest ? el.closest(".sq") : null;
+      if (!b || b.dataset.square === p.sq || !myTurn()) return;
+      if ((legal()[p.sq] || []).length) { st.selected = p.sq; activate(b.dataset.square); st.dragged = true; }
+    });
+    listen(element, "click", function (e) {
+      if (st.dragged) { st.dragged = false; return; }
+      var b = e.target.closest(".sq");
+      if (!b) return;
+      focusSquare(b.dataset.square);
+      activate(b.dataset.square);
+    });
+    listen(element, "keydown", function (e) {
+      var b = e.target.closest(".sq");
+      if (!b) return;
+      var d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
+      if (e.key === "Escape") { st.selected = null; api.redraw(); return; }
+      if (!d) return;
+      e.preventDefault();
+      var x = +b.dataset.x + d[0], y = +b.dataset.y + d[1];
+      var next = element.querySelector('.sq[data-x="' + x + '"][data-y="' + y + '"]');
+      if (next) { focusSquare(next.dataset.square); next.focus(); }
+    });
+    function focusSquare(sq) {
+      if (st.focus && grid.cells[st.focus]) grid.cells[st.focus].tabIndex = -1;
+      st.focus = sq;
+      grid.cells[sq].tabIndex = 0;
+    }
+
+    // A move typed in OTN ("e4-e7", "Ke5-e8"; a removal "xf7"): keyboard play without the board.
+    var form = $("tafl-move-form");
+    if (form) {
+      listen(form, "submit", function (e) {
+        e.preventDefault();
+        var input = $("tafl-move"), text = input.value.trim().replace(/^K/, "");
+        if (!text) return;
+        if (!myTurn()) { api.refuse(mySeat ? "It is not your turn." : "You are watching this game."); return; }
+        var m = /^x?([a-s]\d{1,2})$/.exec(text);
+        if (m && st.view.remove) { send({remove: m[1]}); input.value = ""; return; }
+        m = /^([a-s]\d{1,2})-([a-s]\d{1,2})/.exec(text);
+        if (!m) { api.refuse("Write a move as from-to, like e4-e7 (or xf7 to remove an enclosed piece)."); return; }
+        send({move: m[1] + "-" + m[2]});
+        input.value = "";
+      });
+    }
+
+    draw(first);
+    board = {
+      update: draw,
+      showFrame: showFrame,
+      destroy: function () {
+        off.forEach(function (x) { x[0].removeEventListener(x[1], x[2]); });
+        off = [];
+        element.innerHTML = "";
+        var frame = element.parentNode;
+        if (frame) Array.prototype.forEach.call(frame.querySelectorAll(".coords"), function (c) { c.remove(); });
+      }
+    };
+  }
+  var board = null;
+
+  var renderer = {
+    mount: mount,
+    update: function (view) { if (board) board.update(view); },
+    destroy: function () { if (board) board.destroy(); board = null; },
+    showFrame: function (frame) { if (board) board.showFrame(frame); },
+    seatName: function (seat) { return SEATS[seat] || ""; },
+    toAct: function (view) { return view.to_move && !view.result ? [view.to_move] : []; }
+  };
+  T.tafl = {parseSquare: parseSquare, squareName: squareName};
+  window.TaluClient.register("tafl", renderer);
+  window.TaluClient.register("tablut", renderer);
+})();
