@@ -6,7 +6,7 @@ from django import forms
 from django.db.models import Q
 
 from play.games import clock
-from play.games.registry import variant_choices
+from play.games.registry import boolean_options, variant_choices, variant_of
 from play.models import Challenge, Game
 
 CUSTOM = "custom"
@@ -31,11 +31,17 @@ class ChallengeForm(forms.Form):
                              initial="random", label="Play as")
     opponent = forms.CharField(required=False, max_length=150,
                                help_text="A player's name, or empty for an open challenge.")
+    # The variants' on/off options (tafl's king's immunity, T1); the lobby shows each one
+    # beside the variants that have it (lobby.js, ``variant_seats``).
+    options = forms.MultipleChoiceField(
+        choices=[(name, name) for name in boolean_options()], required=False,
+        widget=forms.CheckboxSelectMultiple, label="Options")
 
     def clean(self):
         """The time control as its canonical text in ``time_control`` (a preset, or the
         custom one checked against R36's ranges, with words saying what is wrong)."""
         data = super().clean()
+        data["options"] = dict.fromkeys(data.get("options") or [], True)
         choice = data.pop("time", None)
         custom = data.pop("custom_time", "")
         text = custom if choice == CUSTOM else (choice or "untimed")
@@ -47,6 +53,20 @@ class ChallengeForm(forms.Form):
         except clock.TimeControlError as err:
             self.add_error("custom_time" if choice == CUSTOM else "time", str(err))
         return data
+
+def variant_seats() -> dict[str, dict[str, object]]:
+    """Each two-seat variant's seats in words (first: who moves first) and on/off options,
+    for the lobby's form: its "Play as" names the variant's seats ("attackers (move first)"),
+    not talu's light and dark."""
+    out: dict[str, dict[str, object]] = {}
+    for value, _ in variant_choices():
+        spec = variant_of(value)
+        if len(spec.played) == 2:
+            out[value] = {"seats": [spec.label(s) for s in spec.played],
+                          "options": sorted(n for n, d in spec.options.items()
+                                            if isinstance(d, bool))}
+    return out
+
 
 LEVEL_CHOICES = [(n, f"{n}{' (beginner)' if n == 1 else ' (strongest)' if n == 8 else ''}")
                  for n in range(1, 9)]

@@ -16,7 +16,7 @@ from play import gameview, ports
 from play.commands import arbiter as arbiter_commands
 from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
-from play.forms import ChallengeForm, ComputerForm
+from play.forms import ChallengeForm, ComputerForm, variant_seats
 from play.games.clock import time_label
 from play.games.registry import GAMES, parts_of, variant_of
 from play.live import lobby as lobby_live
@@ -50,6 +50,7 @@ def lobby(request):
     open_challenges, hints = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
     ctx = {
         "form": ChallengeForm(),
+        "variant_seats": variant_seats(),
         "computer_form": ComputerForm.for_user(user, auto_id="id_computer_%s"),
         "challenges": open_challenges,
         "psf": hints,

@@ -78,6 +78,34 @@ def variant_of(variant: str) -> Variant:
     return rules_for(variant).variant(variant)
 
 
+def checked_options(variant: str, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` options of a new game of ``variant``, checked against those the variant
+    declares (``Variant.options``: each name with its default, whose type a value must have);
+    ``ValueError`` in a player's words for any other."""
+    spec = variant_of(variant)
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in spec.options:
+            known = ", ".join(spec.options) or "none"
+            raise ValueError(f"{spec.title} has no option {name!r} (its options: {known})")
+        default = spec.options[name]
+        if type(value) is not type(default):
+            raise ValueError(f"the option {name!r} is {type(default).__name__}, not {value!r}")
+        out[name] = value
+    return out
+
+
+def boolean_options() -> dict[str, list[str]]:
+    """Every variant's on/off options by name -> the variant values that have it (the
+    challenge form's checkboxes, each shown for its variants only)."""
+    out: dict[str, list[str]] = {}
+    for value, _ in variant_choices():
+        for name, default in variant_of(value).options.items():
+            if isinstance(default, bool):
+                out.setdefault(name, []).append(value)
+    return out
+
+
 def rules_of(state: State) -> Match:
     return GAMES[state.game]
 

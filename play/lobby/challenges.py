@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from play.games import clock
-from play.games.registry import variant_of
+from play.games.registry import checked_options, variant_of
 from play.lifecycle import start_table
 from play.models import Challenge, Game
 from talu_site import ratelimit
@@ -22,7 +23,8 @@ class ChallengeError(ValueError):
 
 def open_challenge(user, variant: str = "standard", rated: bool = True, opponent: str = "",
                    side: str = "random", time_control: str = "untimed",
-                   address: str | None = None) -> Challenge:
+                   address: str | None = None,
+                   options: dict[str, Any] | None = None) -> Challenge:
     """``address``: where the request came from (``talu_site.clientaddr.limit_key``), counted
     against the limit per address too."""
     _within_limits(user, address)
@@ -33,6 +35,10 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
     if len(spec.played) != 2:
         raise ChallengeError(f"{spec.title} is played by {len(spec.played)}: a challenge is "
                              "between two players")
+    try:  # the variant's own options (tafl's immunity, T1), checked before anything is kept
+        options = checked_options(variant, options or {})
+    except ValueError as err:
+        raise ChallengeError(str(err)) from None
     try:
         time_control = str(clock.parse(time_control))
     except clock.TimeControlError as err:
@@ -53,7 +59,8 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         _within_cap(user)
         return Challenge.objects.create(creator=user, opponent=opp, game_key=spec.game,
-                                        variant=spec.name, rated=rated, side=side,
+                                        variant=spec.name, options=options, rated=rated,
+                                        side=side,
                                         time_control=time_control)
 
 
@@ -107,7 +114,7 @@ def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) 
         # "I" is the first seat of any two-seat game (talu's light), "O" the second
         first, second = (ch.creator, user) if side == "I" else (user, ch.creator)
         game = start_table(f"{ch.game_key}/{ch.variant}", [first, second], rated=ch.rated,
-                           time_control=ch.time_control)
+                           time_control=ch.time_control, options=ch.options or None)
         ch.status = Challenge.ACCEPTED
         ch.game = game
         ch.save(update_fields=["status", "game"])

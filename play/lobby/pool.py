@@ -182,6 +182,7 @@ def _take_fitting_challenge(user, pool: Pool, me: Seeker) -> Game | None:
     game_key, name = _game(pool.variant)
     fitting = list(Challenge.objects.filter(
         status=Challenge.OPEN, opponent__isnull=True, game_key=game_key, variant=name,
+        options={},  # a pool plays the variant as it is: a challenge with options is not its
         time_control=pool.time_control, rated=pool.rated, creator__is_active=True).exclude(
         creator=user).exclude(creator__pool_entry__status=PoolEntry.WAITING).exclude(
         _at_the_board("creator")).order_by("created")[:50])

@@ -23,6 +23,9 @@ class Challenge(models.Model):
     #: the form checks them against the catalogue).
     game_key = models.CharField(max_length=16, default=DEFAULT_GAME)
     variant = models.CharField(max_length=16, default=DEFAULT_VARIANT)
+    #: The variant's options the game starts with (tafl's ``immunity``, T1), as checked by
+    #: ``play.games.registry.checked_options``: only those set, by name.
+    options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
     side = models.CharField(max_length=6, choices=SIDES, default="random")
     #: R36's time control of the game it starts (``play.games.clock``, canonical text).

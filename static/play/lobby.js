@@ -245,6 +245,35 @@
       }
     });
   }
+  // The challenge form speaks the chosen variant's words: "Play as" names its seats (tafl's
+  // attackers and defenders, not talu's light and dark) and only its own options show.
+  var seatsData = document.getElementById("variant-seats");
+  var chVariant = document.getElementById("id_variant"), chSide = document.getElementById("id_side");
+  function showVariant() {
+    var all = seatsData ? JSON.parse(seatsData.textContent) : {};
+    var v = all[chVariant.value];
+    if (!v) return;
+    Array.prototype.forEach.call(chSide.options, function (o) {
+      if (o.value === "I") o.textContent = v.seats[0] + " (moves first)";
+      if (o.value === "O") o.textContent = v.seats[1];
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("#challenge-form input[name=options]"), function (box) {
+      var shown = v.options.indexOf(box.value) >= 0;
+      if (!shown) box.checked = false;
+      var label = box.closest("label") || box;
+      label.hidden = !shown;
+    });
+    var group = document.getElementById("id_options");  // its label's <p> ends before the div
+    if (group) {
+      group.hidden = !v.options.length;
+      var prev = group.previousElementSibling;
+      if (prev && prev.tagName === "P" && prev.querySelector("label")) prev.hidden = group.hidden;
+    }
+  }
+  if (chVariant && chSide) {
+    chVariant.addEventListener("change", showVariant);
+    showVariant();
+  }
   poll();
   connect();
 })();

@@ -10,7 +10,7 @@ from django.utils import timezone
 from play.games.match.match import Match
 from play.games.registry import register, unregister
 from play.lobby import challenges, pool
-from play.models import Game, PoolEntry
+from play.models import Challenge, Game, PoolEntry
 from play.worker.rounds import waves_in_thread
 from registry import services
 from registry.game_ratings.models import GameRating
@@ -101,3 +101,36 @@ def test_the_psf_bound_is_talus_only(tiny, make_user):
     Player.objects.filter(user=a).update(stratum=3, rating=2000)
     with pytest.raises(pool.PoolError, match="PSF bound is for S3 players"):
         pool.join(a, "tiny/duel", BLITZ, psf_only=True)
+
+
+def test_a_challenge_keeps_its_variants_options_and_refuses_others(make_user):
+    """T1's kind of option (tafl's immunity): a challenge names the variant's own options, the
+    game starts with them, and an option the variant lacks is refused in words, nothing
+    kept. A pool never takes a challenge with options (it plays the variant as it is)."""
+    from play.games.protocol import Variant
+    from tests.match import tinygame
+    duel = tinygame.VARIANTS["duel"]
+
+    class WithOption(TinyRules):
+        variants = {**tinygame.VARIANTS, "duel": Variant(
+            "tiny", "duel", "Duel", duel.seats, {"target": 10, "fast": False}, duel.offers)}
+
+    register(Match(WithOption()))
+    try:
+        _options_kept_and_checked(make_user)
+    finally:
+        unregister("tiny")
+
+
+def _options_kept_and_checked(make_user):
+    a, b, c = make_user("ann"), make_user("ben"), make_user("cyd")
+    with pytest.raises(challenges.ChallengeError, match="Duel has no option 'wild'"):
+        challenges.open_challenge(a, "tiny/duel", options={"wild": True})
+    with pytest.raises(challenges.ChallengeError, match="'fast' is bool"):
+        challenges.open_challenge(a, "tiny/duel", options={"fast": "yes"})
+    assert not Challenge.objects.exists()
+    ch = challenges.open_challenge(a, "tiny/duel", time_control=BLITZ, options={"fast": True})
+    entry = pool.join(c, "tiny/duel", BLITZ)  # the pool leaves it alone
+    assert entry.status == PoolEntry.WAITING
+    game = challenges.accept_challenge(b, ch.pk)
+    assert game.options == {"fast": True}
