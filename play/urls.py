@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/rematch/", views_games.rematch, name="rematch"),
     path("games/mine/", views_games.my_games, name="my_games"),
     path("rules/", views_learn.rules, name="rules"),
+    path("rules/<slug:game>/", views_learn.game_rules, name="game_rules"),
     path("learn/", views_learn.lesson_list, name="lessons"),
     path("learn/<slug:slug>/", views_learn.lesson_page, name="lesson"),
     path("learn/<slug:slug>/try.json", views_learn.lesson_try, name="lesson_try"),

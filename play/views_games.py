@@ -32,7 +32,7 @@ def game_review(request, game_id):
         return JsonResponse({"error": "this game has no review"}, status=404)
     events = (game.events.filter(visibility=EVERYONE, version__lte=game.version)
               .order_by("version").values_list("kind", "data"))
-    data = review(game.variant, events)
+    data = review(game.variant, events, game.options or {})
     data["version"] = game.version
     return JsonResponse(data)
 

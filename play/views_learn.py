@@ -2,7 +2,9 @@
 
 Thin: the lessons and their checking are the game's own (its ``GameParts.lessons``, asked of
 the catalogue for the site's game, ``play.games.registry.DEFAULT_GAME``); the rules page is a
-template whose diagrams the site's own board script draws (``static/play/diagrams.js``).
+template whose diagrams the site's own board script draws (``static/play/diagrams.js``). The
+other games' rules pages (issue 42: tafl and Tablut) are templates too, ``rules_<game>.html``,
+their diagrams drawn by ``static/games/tafl-diagrams.js``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,17 @@ def _lessons() -> Lessons:
 
 def rules(request):
     return render(request, "learn/rules.html", {"lessons": _lessons().items})
+
+
+#: The games with a rules page of their own, ``templates/learn/rules_<game>.html`` (issue 42).
+GAME_RULES_PAGES = ("tafl", "tablut")
+
+
+def game_rules(request, game: str):
+    """``/rules/<game>/``: a game's rules page; a game without one is a 404, not a 500."""
+    if game not in GAME_RULES_PAGES:
+        raise Http404("no rules page for this game")
+    return render(request, f"learn/rules_{game}.html")
 
 
 def lesson_list(request):

@@ -219,6 +219,12 @@
     destroy: function () { if (board) board.destroy(); board = null; },
     showFrame: function (frame) { if (board) board.showFrame(frame); },
     seatName: function (seat) { return SEATS[seat] || ""; },
+    // One line a move ("1. e4-e7", "1... d5-d8"), each a turn of the review (T12, T13).
+    notation: function (view) {
+      return (view.moves || []).map(function (m, i) {
+        return (Math.floor(i / 2) + 1) + (i % 2 ? "... " : ". ") + m;
+      });
+    },
     toAct: function (view) { return view.to_move && !view.result ? [view.to_move] : []; }
   };
   window.TaluClient.register("tafl", renderer);

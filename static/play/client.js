@@ -20,7 +20,9 @@
  *                                               //   view.to_act, else [view.side_to_move]
  *     decisionText: function (d) {},            // an arbiter decision of the game's own in
  *                                               //   words (R34, R39), or null
- *     showFrame: function (frame) {}            // a past position for the review (review.js)
+ *     showFrame: function (frame) {},           // a past position for the review (review.js)
+ *     notation: function (view) {}              // the move list's lines, each one turn of the
+ *                                               //   review (default: view.notation, talu's)
  *   });
  *
  * ``element`` is the board element (#board), ``view`` the server's state (update.state).
@@ -70,6 +72,10 @@
       ws: null, retry: 0, seqBase: Math.random().toString(36).slice(2, 8), seqN: 0
     };
     var R = renderer || {mount: function () {}, update: function () {}, destroy: function () {}};
+    // The move list's lines: the renderer's (one per move, each a turn of the review), else the
+    // view's notation (talu's STGN lines, R15, whose turn lines review.js finds itself).
+    T.notationLines = function (s) { return R.notation ? R.notation(s) : (s.notation || []); };
+    T.lineIsTurn = function (line) { return R.notation ? true : !!T.parseLine(line); };
 
     // ------------------------------------------------------------------------------ seats
     // A seat in words: the renderer's, else the server's label (game.seats), else its id.
@@ -172,7 +178,7 @@
       renderDecisions(s);
       // the move list
       if (T.renderNotation) T.renderNotation(s);
-      else $("stgn").textContent = (s.notation || []).join("\n");
+      else $("stgn").textContent = T.notationLines(s).join("\n");
       $("stgn").scrollTop = $("stgn").scrollHeight;
       if (s.outcome) renderResult(s, g);
       tickClocks();

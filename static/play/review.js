@@ -75,14 +75,15 @@
   // The notation as buttons, one per finished turn (a finished game's result line after).
   T.renderNotation = function (s) {
     var pre = $("stgn");
-    var key = s.notation.join("|") + "#" + (s.open_turn ? s.open_turn.text : "") + (s.outcome ? "!" : "");
+    var lines = T.notationLines(s);
+    var key = lines.join("|") + "#" + (s.open_turn ? s.open_turn.text : "") + (s.outcome ? "!" : "");
     if (pre.dataset.key === key) return;
     pre.dataset.key = key;
     pre.innerHTML = "";
     var turn = 0;
-    s.notation.forEach(function (line, i) {
+    lines.forEach(function (line, i) {
       if (i) pre.appendChild(document.createTextNode("\n"));
-      if (T.parseLine(line)) {
+      if (T.lineIsTurn(line)) {
         var b = document.createElement("button");
         b.type = "button";
         b.className = "mv";
@@ -94,7 +95,7 @@
       }
     });
     if (!s.outcome && s.open_turn && s.open_turn.text) {
-      if (s.notation.length) pre.appendChild(document.createTextNode("\n"));
+      if (lines.length) pre.appendChild(document.createTextNode("\n"));
       var r = String(s.round);
       while (r.length < 3) r = "0" + r;
       pre.appendChild(document.createTextNode(r + " " + s.side_to_move + ": " + s.open_turn.text + " …"));

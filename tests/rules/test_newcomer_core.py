@@ -110,7 +110,7 @@ def test_ending_a_turn_that_changes_nothing_is_a_stall_and_says_what_it_would_do
 def test_review_frames_every_step_and_spans_every_turn():
     events = [("step", mv("A2", "A3")), ("step", mv("A3", "A4")), ("step", {"kind": "end"}),
               ("step", {"kind": "pass"}), ("decide", {"winner": "O", "detail": "I resigned"})]
-    r = review("standard", events)
+    r = review("standard", events, {})
     assert [f["caption"] for f in r["frames"]] == [
         "Opening position", "001 I · step 1: A2-A3", "001 I · step 2: A2-A3-A4",
         "001 O · step 1: passes · Dark won: light resigned"]

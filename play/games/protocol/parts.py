@@ -16,7 +16,7 @@ part belongs to one game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -96,8 +96,9 @@ class Demo:
 
 #: A result in a person's words for a list of games: (winner, reason, detail, cause) -> words.
 ResultWords = Callable[[str | None, str, str, str], str]
-#: A game's review: (variant name, the stored events everyone may see) -> the review's JSON.
-Review = Callable[[str, Iterable[StoredEvent]], dict[str, Any]]
+#: A game's review: (variant name, the stored events everyone may see, the game's options)
+#: -> the review's JSON (options change the rules: tafl's immunity, T6).
+Review = Callable[[str, Iterable[StoredEvent], Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ come from the rules engine itself, never from the client.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .game import TaluGame
@@ -34,10 +34,12 @@ def _frame(engine: TaluGame, label: str, side: str | None, body: str, caption: s
     }
 
 
-def review(variant: str, events: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+def review(variant: str, events: Iterable[tuple[str, dict[str, Any]]],
+           options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``frames`` (the opening first) and ``turns`` ({label, side, body, first, last}: the
     frames of each finished turn, ``last`` being the position after it) of a game whose log
-    holds ``events`` ((kind, data) in version order, those everyone may see)."""
+    holds ``events`` ((kind, data) in version order, those everyone may see). ``options``:
+    talu's variants take none (R3)."""
     engine = TaluGame(variant)
     frames: list[Frame] = [_frame(engine, "", None, "", "Opening position")]
     turns: list[dict[str, Any]] = []
