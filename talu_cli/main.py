@@ -42,9 +42,36 @@ def emit(obj: object) -> None:
     sys.stdout.write(json.dumps(obj, sort_keys=False) + "\n")
 
 
+#: ``replay``/``suggest --game G``: the module that reads G's records (talu's is the default).
+OTHER_GAMES = {"tafl": "talu_cli.replay_tafl", "tablut": "talu_cli.replay_tafl"}
+
+
+def _game_option(argv: list[str]) -> str | None:
+    """The value of ``--game`` on a ``replay``/``suggest`` command line, None without one."""
+    for i, arg in enumerate(argv):
+        if arg == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--game="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    game = _game_option(args_list) if args_list[:1] in (["replay"], ["suggest"]) else None
+    if game in OTHER_GAMES:
+        try:
+            return int(importlib.import_module(OTHER_GAMES[game]).run_command(args_list))
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            return 1
+    if game == "talu":  # the default, said out loud
+        i = args_list.index("--game") if "--game" in args_list else -1
+        args_list = (args_list[:i] + args_list[i + 2:] if i >= 0
+                     else [a for a in args_list if a != "--game=talu"])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -17,12 +17,15 @@ from typing import Any
 from play.games.match.match import Match
 from play.games.protocol import ABORTED, GameOptions, Result, State, Variant
 from play.games.protocol.parts import NO_PARTS, ComputerPlayer, GameParts
+from play.games.tafl.parts import TABLUT_PARTS, TAFL_PARTS
+from play.games.tafl.protocol import TABLUT, TAFL
 from play.games.talu.parts import PARTS as TALU_PARTS
 from play.games.talu.protocol import RULES as TALU
 
-GAMES: dict[str, Match] = {m.name: m for m in (TALU,)}
+GAMES: dict[str, Match] = {m.name: m for m in (TALU, TAFL, TABLUT)}
 #: game key -> its optional parts (a game not named here has none).
-PARTS: dict[str, GameParts] = {TALU.name: TALU_PARTS}
+PARTS: dict[str, GameParts] = {TALU.name: TALU_PARTS, TAFL.name: TAFL_PARTS,
+                               TABLUT.name: TABLUT_PARTS}
 #: The game of the site's bare variant names, its rules page and its lessons.
 DEFAULT_GAME = TALU.name
 

@@ -1,0 +1,29 @@
+"""The tafl games' optional parts (``play.games.protocol.parts``): their review, the browser
+renderer both share (``static/games/tafl.js``), their notation's name (OTN, T12-T13), and one
+rating per game across its board sizes (issue 42: a rating for ``tafl`` and one for
+``tablut``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from play.games.protocol.parts import GameParts, Review
+
+from .review import review
+
+
+def _review_of(game: str) -> Review:
+    def run(variant: str, events: Iterable[tuple[str, dict[str, Any]]],
+            options: Mapping[str, Any]) -> dict[str, Any]:
+        return review(game, variant, events, bool(options.get("immunity", False)))
+    return run
+
+
+def parts(game: str) -> GameParts:
+    return GameParts(review=_review_of(game), renderer="tafl", notation="OTN",
+                     rated_by_variant=False)
+
+
+TAFL_PARTS = parts("tafl")
+TABLUT_PARTS = parts("tablut")

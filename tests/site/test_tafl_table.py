@@ -1,0 +1,93 @@
+"""A tafl game through the site's one command path (issue 42): started as a table for two
+users, moves and a T8 removal as steps, an illegal move refused in words with nothing stored,
+and a game played to its end on the board with the right ranks on its row and seats."""
+
+from __future__ import annotations
+
+import pytest
+
+from play.commands.player import submit_as
+from play.lifecycle import start_table
+from play.models import Game, GameEvent, Seat
+from tests.tafl.games import Steps, finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(game, user, step):
+    game.refresh_from_db()
+    return submit_as(game.uuid, user, "step", step=step, version=game.version)
+
+
+def _short_game() -> Steps:
+    """The steps of a seeded random tafl 9x9 game won on the board within 120 moves."""
+    return finished_game("tafl", 9, max_plies=120)[0]
+
+
+def test_a_tafl_table_is_played_to_its_end(make_user):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = start_table("tafl/9x9", [ana, ben], rated=False)
+    assert (game.game, game.variant) == ("tafl", "9x9")
+    assert list(Seat.objects.filter(game=game).values_list("seat", "user_id")) == [
+        ("attackers", ana.pk), ("defenders", ben.pk)]
+    users = {"attackers": ana, "defenders": ben}
+
+    refused = _play(game, ana, {"move": "e2-e3"})  # e3 holds a defender
+    assert not refused.ok and refused.code == "illegal"
+    assert refused.reason == "e2-e3: e3 is taken: a piece moves only to an empty square (T4)"
+    refused = _play(game, ben, {"move": "e3-e2"})  # not the defenders' turn
+    assert not refused.ok and refused.code == "not_your_turn"
+    game.refresh_from_db()
+    assert game.version == 0 and not GameEvent.objects.filter(game=game).exists()
+
+    steps = _short_game()
+    for side, step in steps:
+        out = _play(game, users[side], step)
+        assert out.ok, (step, out.reason)
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    ranks = game.ranks
+    assert sorted(ranks.values()) == [1, 2] and set(ranks) == {"attackers", "defenders"}
+    assert dict(Seat.objects.filter(game=game).values_list("seat", "rank")) == ranks
+    winner = next(s for s, r in ranks.items() if r == 1)
+    assert game.winner == winner
+    assert _play(game, users["attackers"], {"move": "a4-a3"}).code == "finished"
+
+
+#: A tafl 7x7 game (found once by a seeded random walk) whose 43rd step encloses a defender
+#: group: the attackers choose g7 (T8) as a second step of their turn; the king is captured at
+#: the end when he moves between two attackers (T6's self-removal, T7).
+T8_GAME = str.split(
+    "d2-c2 c4-c3 c2-a2 c3-c2 d6-f6 c2-c3 d7-f7 d4-c4 f6-g6 d5-f5 a2-g2 e4-e2 f7-e7 f5-c5 "
+    "d1-b1 e2-f2 b1-b3 d3-d7 e7-e5 d7-g7 g2-g3 c5-d5 g4-g5 d5-d7 f4-g4 d7-b7 b4-b6 c3-d3 "
+    "b3-c3 f2-f5 b6-a6 b7-e7 a4-a1 e7-b7 a6-f6 b7-c7 e5-e4 c7-f7 a1-e1 c4-d4 g5-d5 d3-f3 "
+    "e4-e7 xg7 d4-d3 g4-g5 f7-g7 g3-g1 f3-f5 e7-e2 g7-b7 d5-b5 d3-d2 c3-a3 d2-b2 a3-a1 "
+    "b2-d2 a1-c1 d2-d4 e2-g2 f5-f3 f6-b6 f3-f4 g5-g4 b7-f7 b5-f5 d4-d1")
+
+
+def test_a_t8_removal_is_a_second_step_through_the_command_path(make_user):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = start_table("tafl/7x7", [ana, ben], rated=False)
+    users = {"attackers": ana, "defenders": ben}
+    side = "defenders"
+    for token in T8_GAME:
+        if token.startswith("x"):
+            game.refresh_from_db()
+            assert game.to_move == "attackers"  # the turn is not over (T8)
+            version = game.version
+            refused = _play(game, ben, {"remove": "f7"})
+            assert refused.code == "not_your_turn"
+            refused = _play(game, ana, {"remove": "a1"})
+            assert refused.code == "illegal" and "xa1: a1 is not a piece of an enclosed " \
+                "group: remove" in refused.reason
+            game.refresh_from_db()
+            assert game.version == version
+            out = _play(game, ana, {"remove": token[1:]})
+        else:
+            side = "defenders" if side == "attackers" else "attackers"
+            out = _play(game, users[side], {"move": token})
+        assert out.ok, (token, out.reason)
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.ranks == {"attackers": 1, "defenders": 2}
+    assert game.reason == "king_captured"
+    assert "e4-e7xg7" in game.stgn and "Kd4-d1xKd1++" in game.stgn  # the OTN record (T12)
