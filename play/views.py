@@ -18,7 +18,7 @@ from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm, variant_seats
 from play.games.clock import time_label
-from play.games.registry import GAMES, parts_of, variant_of
+from play.games.registry import GAMES, parts_of, variant_label, variant_of
 from play.live import lobby as lobby_live
 from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
@@ -84,7 +84,7 @@ def lobby_state(request):
         "challenges": [
             {"id": c.pk, "creator": c.creator.get_username(),
              "opponent": c.opponent.get_username() if c.opponent else None,
-             "variant": c.variant, "rated": c.rated,
+             "variant": variant_label(f"{c.game_key}/{c.variant}"), "rated": c.rated,
              "time_control": c.time_control, "time": time_label(c.time_control),
              **({"psf": c.psf} if c.psf else {})}
             for c in open_challenges
@@ -92,7 +92,8 @@ def lobby_state(request):
         "pools": pool.pool_listing(),
         "pairing": pool.state(user),
         "live": [
-            {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]), "variant": g.variant,
+            {"id": str(g.uuid), "url": reverse("game", args=[g.uuid]),
+             "variant": variant_label(g.variant_key),
              "I": player_name(g.player_i) if g.player_i_id else None,
              "O": player_name(g.player_o) if g.player_o_id else None,
              "title": versus(g, "labelled"), "rated": g.rated,
@@ -253,6 +254,8 @@ def game_page(request, game_id):
         "controls": select_template([f"games/{renderer}/controls.html",
                                      "games/controls.html"]).template.name,
         "notation_name": parts.notation,
+        "variant_label": variant_label(game.variant_key),
+        "options_set": sorted(k for k, v in (game.options or {}).items() if v is True),
         "seats": [s for s in spec.seats if s.played],
         "game_arbiter_commands": GAMES[game.game].rules.arbiter_commands,
     })

@@ -6,7 +6,6 @@ from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -37,27 +36,38 @@ def game_review(request, game_id):
     return JsonResponse(data)
 
 
+def _outcome(game: Game, seat: str) -> str:
+    """"won" (first, and someone was not), "lost", "null" (no winner), "" while live."""
+    if game.status == Game.LIVE:
+        return ""
+    ranks = game.ranks or {}
+    if not ranks:  # a row older than ranks: its winner's seat (talu's I or O)
+        return "null" if game.winner in ("-", "") else "won" if game.winner == seat else "lost"
+    if seat not in ranks or max(ranks.values()) == 1:
+        return "null"
+    return "won" if ranks[seat] == 1 else "lost"
+
+
 @login_required
 def my_games(request):
     """The signed-in player's games, live first then the latest finished, with a search on
     the opponent's name, the variant or the result's words."""
     user = request.user
     q = (request.GET.get("q") or "").strip()[:100]
-    games = (Game.objects.filter(Q(player_i=user) | Q(player_o=user))
-             .select_related("player_i", "player_o").order_by("-status", "-created"))
+    # every game the user holds a seat in, of any game and any number of seats
+    games = (Game.objects.filter(seats__user=user).prefetch_related("seats__user")
+             .order_by("-status", "-created"))
     # status "live" sorts after "finished": live games first.
     if q:
         games = games.filter(mygames.search(q, user))
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for g in page.object_list:
-        side = g.side_of(user)
-        opp = g.player_o if g.player_i_id == user.pk else g.player_i
-        outcome = ""
-        if g.status != Game.LIVE:
-            outcome = ("null" if g.winner in ("-", "") else "won" if g.winner == side else "lost")
-        rows.append({"game": g, "side": side, "opponent": opp.get_username(),
-                     "outcome": outcome})
+        seats = list(g.seats.all())
+        mine = next(s for s in seats if s.user_id == user.pk)
+        others = [s.user.get_username() for s in seats if s.user_id not in (None, user.pk)]
+        rows.append({"game": g, "side": mine.seat, "opponent": ", ".join(others),
+                     "outcome": _outcome(g, mine.seat)})
     # In play, "your turn" first and then by time left (issue 20, correspondence), above the
     # searchable list of every game (issue 24).
     return render(request, "play/my_games.html", {"rows": rows, "page": page, "q": q,

@@ -67,6 +67,15 @@ def variant_choices() -> list[tuple[str, str]]:
               if key != TALU.name for v in m.variants.values())]
 
 
+def variant_label(variant: str) -> str:
+    """A variant as the lists and pages name it: talu's by its bare name, as always
+    ("standard"), another game's with the game's title ("Tablut · 9x9"); the key itself for
+    an unknown one."""
+    if variant.startswith(f"{DEFAULT_GAME}/"):
+        variant = variant.split("/", 1)[1]
+    return dict(variant_choices()).get(variant, variant)
+
+
 def rules_for(variant: str) -> Match:
     """The match that plays ``variant``; ``KeyError`` naming the known ones."""
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 
 from play.computer.account import COMPUTER_NAME, is_computer
+from play.games.registry import DEFAULT_GAME, variant_label
+from play.games.registry import seat_words as registry_seat_words
 
 register = template.Library()
 
@@ -27,6 +29,19 @@ def versus(game, labelled: str = "") -> str:
     variant = variant_of(game.variant_key)
     return " vs ".join(player(user) + (f" ({variant.label(seat)})" if labelled else "")
                        for seat, user in game.holders())
+
+
+@register.filter
+def variant_words(obj) -> str:
+    """A game's or a challenge's variant as lists name it ("standard"; "Tablut · 9x9")."""
+    game = getattr(obj, "game_key", None) or getattr(obj, "game", None) or DEFAULT_GAME
+    return variant_label(f"{game}/{obj.variant}")
+
+
+@register.filter
+def seat_words(game, seat: str) -> str:
+    """``seat`` of ``game`` as its variant labels it ("light"; "attackers")."""
+    return registry_seat_words(seat, game.variant_key)
 
 
 @register.filter

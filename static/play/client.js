@@ -302,8 +302,9 @@
         return dot + '<span class="badge computer" data-testid="computer-' + seat + '">computer · level ' +
           p.computer.level + "</span> " + cap(seatName(seat)) + turn + clock;
       }
-      var rating = p.stratum !== undefined ? p.stratum + " " + p.rating : p.rating;
-      return dot + seatName(seat) + (rating !== undefined ? " · " + rating : "") + turn + clock;
+      // talu's stratum and rating (R23); another game's rating, nothing for a newcomer to it
+      var rating = p.stratum != null ? p.stratum + " " + p.rating : p.rating;
+      return dot + seatName(seat) + (rating != null ? " · " + rating : "") + turn + clock;
     }
     // Plain language: "Dark won: light resigned" (the words come from the rules core); a game
     // decided by the clock or aborted (R37) says so.
