@@ -63,8 +63,14 @@ def variant_choices() -> list[tuple[str, str]]:
     """(value, label) pairs for forms: talu's variants by their names (as its games have
     always been asked for), every other game's by key, labelled with the game's title."""
     return [*((name, name) for name in VARIANT_NAMES),
-            *((v.key, f"{m.rules.title} · {v.title}") for key, m in GAMES.items()
+            *((v.key, _titled(m.rules.title, v.title)) for key, m in GAMES.items()
               if key != TALU.name for v in m.variants.values())]
+
+
+def _titled(game: str, variant: str) -> str:
+    """"Tiny race · Duel"; a variant whose title names its game already as it is ("Tablut
+    9x9", not "Tablut · Tablut 9x9")."""
+    return variant if variant.startswith(game) else f"{game} · {variant}"
 
 
 def variant_label(variant: str) -> str:

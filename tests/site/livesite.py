@@ -95,6 +95,18 @@ class Site:
             "    u, new = U.objects.get_or_create(username=n)\n"
             f"    u.set_password({PASSWORD!r}); u.save()\n")
 
+    def table(self, variant: str, players: list[str], rated: bool = False,
+              time_control: str = "untimed", options: dict | None = None) -> str:
+        """A new game of any game (``variant`` by key, "tablut/9x9") with ``players`` in its
+        seats' playing order; its uuid."""
+        return self.shell(
+            "from django.contrib.auth import get_user_model\n"
+            "from play.lifecycle import start_table\n"
+            "U = get_user_model()\n"
+            f"g = start_table({variant!r}, [U.objects.get(username=n) for n in {players!r}],"
+            f" rated={rated!r}, time_control={time_control!r}, options={options!r})\n"
+            "print(g.uuid)").splitlines()[-1]
+
     def game(self, light: str = "alice", dark: str = "bob", steps=(), variant: str = "standard",
              rated: bool = False, resign: str | None = None,
              time_control: str = "untimed") -> str:

@@ -91,3 +91,22 @@ def test_a_t8_removal_is_a_second_step_through_the_command_path(make_user):
     assert game.status == Game.FINISHED and game.ranks == {"attackers": 1, "defenders": 2}
     assert game.reason == "king_captured"
     assert "e4-e7xg7" in game.stgn and "Kd4-d1xKd1++" in game.stgn  # the OTN record (T12)
+
+
+def test_a_finished_tafl_games_review_steps_through_every_move(make_user, client):
+    """Review (issue 42): every position after every move, replayed by the rules, the move
+    list's lines one turn each; a T8 removal is part of its move's frame."""
+    ana, ben = make_user("ana"), make_user("ben")
+    users = {"attackers": ana, "defenders": ben}
+    steps, rules_game = finished_game("tafl", 9, removal=True)
+    assert any("remove" in step for _, step in steps)
+    game = start_table("tafl/9x9", [ana, ben], rated=False)
+    for side, step in steps:
+        assert _play(game, users[side], step).ok
+    data = client.get(f"/games/{game.uuid}/review.json").json()
+    assert len(data["turns"]) == len(rules_game.records) == len(data["frames"]) - 1
+    assert [t["body"] for t in data["turns"]] == rules_game.records
+    last = data["frames"][-1]
+    assert last["pieces"] == {rules_game.geo.name(sq): ".tTK"[p]
+                              for sq, p in enumerate(rules_game.pos.board) if p}
+    assert "won" in data["result"]
