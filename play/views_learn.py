@@ -14,9 +14,10 @@ from typing import Any
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.template.loader import select_template
 
 from play.games.protocol.parts import Lessons
-from play.games.registry import DEFAULT_GAME, parts_of
+from play.games.registry import DEFAULT_GAME, parts_of, titles
 
 
 def _lessons() -> Lessons:
@@ -41,23 +42,35 @@ def game_rules(request, game: str):
     return render(request, f"learn/rules_{game}.html")
 
 
+def _other_games() -> list[tuple[str, str, Lessons]]:
+    """(key, title, lessons) of every game but the site's own that has lessons (issue 42)."""
+    return [(key, title, lessons) for key, title in titles().items()
+            if key != DEFAULT_GAME and (lessons := parts_of(key).lessons) is not None]
+
+
 def lesson_list(request):
-    return render(request, "learn/lessons.html", {"lessons": _lessons().items})
+    return render(request, "learn/lessons.html", {"lessons": _lessons().items,
+                                                  "other_games": _other_games()})
 
 
-def _lesson(slug: str) -> tuple[Lessons, Any]:
-    lessons = _lessons()
-    lesson = lessons.by_slug(slug)
-    if lesson is None:
-        raise Http404("no such lesson")
-    return lessons, lesson
+def _lesson(slug: str) -> tuple[str, Lessons, Any]:
+    """The game, its lessons and the lesson called ``slug`` (slugs are unique across the
+    games: talu's are bare, the others' start with their game's key)."""
+    for game, lessons in ((DEFAULT_GAME, _lessons()),
+                          *((key, ls) for key, _, ls in _other_games())):
+        lesson = lessons.by_slug(slug)
+        if lesson is not None:
+            return game, lessons, lesson
+    raise Http404("no such lesson")
 
 
 def lesson_page(request, slug: str):
-    lessons, lesson = _lesson(slug)
+    game, lessons, lesson = _lesson(slug)
     index = lessons.items.index(lesson)
     nxt = lessons.items[index + 1] if index + 1 < len(lessons.items) else None
-    return render(request, "learn/lesson.html", {
+    renderer = parts_of(game).renderer or game
+    template = select_template([f"games/{renderer}/lesson.html", "learn/lesson.html"])
+    return render(request, template.template.name, {"game": game, "title": titles()[game],
         "lesson": lesson, "next": nxt, "number": index + 1, "count": len(lessons.items),
         "initial": lessons.initial(lesson),
     })
@@ -66,7 +79,7 @@ def lesson_page(request, slug: str):
 def lesson_try(request, slug: str):
     """GET ``?steps=<JSON list of steps>``: the attempt checked by the rules core. A read with
     no effect (nothing is stored), so a GET; bad input gets a 400 with words."""
-    lessons, lesson = _lesson(slug)
+    _, lessons, lesson = _lesson(slug)
     try:
         steps = json.loads(request.GET.get("steps") or "[]")
     except (ValueError, RecursionError):  # nested past the decoder's limit: junk too

@@ -64,3 +64,25 @@ def test_a_tablut_game_is_played_to_its_end_on_desktop_and_phone(live_site, brow
     desk.screenshot(path=str(tmp_path / "tablut-finished-desktop.png"), full_page=True)
     phone.screenshot(path=str(tmp_path / "tablut-finished-phone.png"), full_page=True)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_enclosed_group_lesson_is_solved_by_clicks_on_a_phone(live_site, browser, tmp_path):
+    """Tafl's lesson on T8 (issue 42): the move that encloses, then the ringed piece to remove;
+    a click on a piece outside the group is explained first."""
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(live_site.base + "/learn/tafl-enclosed/")
+    expect(page.locator("#board .sq")).to_have_count(49)
+    page.click('#board [data-square="a7"]')
+    page.click('#board [data-square="a3"]')
+    expect(page.locator("#board .sq.target")).to_have_count(2)  # a1 and a2, ringed
+    expect(page.locator("#lesson-msg")).to_contain_text("enclosed group")
+    page.click('#board [data-square="f7"]')  # the king: not of the group
+    expect(page.locator("#lesson-msg")).to_contain_text("not a piece of an enclosed group")
+    page.click('#board [data-square="a2"]')
+    expect(page.locator("#lesson-msg")).to_contain_text("Well done")
+    expect(page.locator("#lesson-next")).to_be_visible()
+    expect(page.locator('#board [data-square="a2"] .piece')).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "tafl-lesson-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

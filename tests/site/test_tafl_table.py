@@ -4,6 +4,8 @@ and a game played to its end on the board with the right ranks on its row and se
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from play.commands.player import submit_as
@@ -110,3 +112,17 @@ def test_a_finished_tafl_games_review_steps_through_every_move(make_user, client
     assert last["pieces"] == {rules_game.geo.name(sq): ".tTK"[p]
                               for sq, p in enumerate(rules_game.pos.board) if p}
     assert "won" in data["result"]
+
+
+def test_the_tafl_lessons_are_listed_and_checked_on_the_site(client):
+    page = client.get("/learn/").content.decode()
+    for slug in ("tafl-capture", "tafl-escape", "tafl-enclosed", "tablut-capture",
+                 "tablut-escape"):
+        assert f'data-testid="lesson-{slug}"' in page
+    lesson = client.get("/learn/tafl-enclosed/")
+    assert lesson.status_code == 200 and "games/tafl-lessons.js" in lesson.content.decode()
+    out = client.get("/learn/tafl-enclosed/try.json",
+                     {"steps": json.dumps([{"move": "a7-a3"}, {"remove": "a1"}])}).json()
+    assert out["solved"]
+    assert client.get("/learn/no-such-lesson/").status_code == 404
+    assert client.get("/learn/capture/").status_code == 200  # talu's, as before

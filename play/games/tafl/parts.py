@@ -1,15 +1,16 @@
 """The tafl games' optional parts (``play.games.protocol.parts``): their review, the browser
-renderer both share (``static/games/tafl.js``), their notation's name (OTN, T12-T13), and one
-rating per game across its board sizes (issue 42: a rating for ``tafl`` and one for
-``tablut``)."""
+renderer both share (``static/games/tafl.js``), their lessons, their notation's name (OTN,
+T12-T13), and one rating per game across its board sizes (issue 42: a rating for ``tafl`` and
+one for ``tablut``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from play.games.protocol.parts import GameParts, Review
+from play.games.protocol.parts import GameParts, Lessons, Review
 
+from . import lessons
 from .review import review
 
 
@@ -21,8 +22,11 @@ def _review_of(game: str) -> Review:
 
 
 def parts(game: str) -> GameParts:
+    items = lessons.TAFL_LESSONS if game == "tafl" else lessons.TABLUT_LESSONS
     return GameParts(review=_review_of(game), renderer="tafl", notation="OTN",
-                     rated_by_variant=False)
+                     rated_by_variant=False,
+                     lessons=Lessons(items=items, attempt=lessons.attempt,
+                                     initial=lessons.initial))
 
 
 TAFL_PARTS = parts("tafl")
