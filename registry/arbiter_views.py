@@ -22,11 +22,13 @@ from django.utils import timezone
 
 from play.commands import arbiter as arbiter_commands
 from play.games.clock import ms, parse
+from play.games.registry import rules_of, seat_words, variant_label, variant_of
 from play.games.talu.signs import warning_signs
 from play.live import presence
 from play.models import Game
 from play.store import engines
 from registry import arbiters
+from registry.services import is_book_game
 
 MAX_GAMES = 50  # on one console (each is read from its state; staff see every live game)
 
@@ -41,15 +43,23 @@ def signs_of(game: Game, away: dict[str, Any] | None = None) -> dict[str, Any]:
     state = engines.take(game)
     try:
         engine = state.engine
-        signs = warning_signs(engine)
-        side = engine.side_to_move
+        match = rules_of(state)
+        names = {seat: user.get_username() for seat, user in game.holders()}
+        seats = list(variant_of(game.variant_key).played)
+        book = is_book_game(game.game)  # talu's warning signs (R12-R14) and turn numbers
+        side = engine.side_to_move if book else None
+        to_move = (side.value if side else None) if book else match.side_to_move(state)
         row = {"id": str(game.uuid), "url": reverse("game", args=[game.uuid]),
-               "I": game.player_i.get_username(), "O": game.player_o.get_username(),
-               "variant": game.variant, "version": game.version, "round": engine.round,
-               "to_move": side.value if side else None,
-               "arbiter": [d.to_dict() for d in engine.arbiter], "signs": signs,
+               "I": names.get(seats[0], ""), "O": names.get(seats[-1], ""),
+               "players": [{"seat": seat, "label": seat_words(seat, game.variant_key),
+                            "name": names.get(seat, "")} for seat in seats],
+               "variant": variant_label(game.variant_key), "version": game.version,
+               "round": engine.round if book else match.rules.turns(engine) + 1,
+               "to_move": to_move or None,
+               "arbiter": [d.to_dict() for d in engine.arbiter] if book else [],
+               "signs": warning_signs(engine) if book else None,
                "clock": _clock(state.clock, ms(now)),
-               "absence": _absence(away, game.time_control, now),
+               "absence": _absence(away, game.time_control, now, seats),
                "event": _event_of(game)}
     finally:
         engines.put(game, state)
@@ -76,17 +86,18 @@ def _clock(clock: Any, now: int) -> dict[str, Any] | None:
     if clock is None:
         return None
     return {"control": str(clock.tc), "label": clock.tc.label(),
-            "left": {side: clock.left(side, now) for side in ("I", "O")},
+            "left": {side: clock.left(side, now) for side in clock.seats},
             "running": clock.running, "opening": sorted(clock.opening), "server_time": now}
 
 
-def _absence(away: dict[str, Any], time_control: str, now) -> dict[str, Any]:
+def _absence(away: dict[str, Any], time_control: str, now,
+             seats: list[str] | None = None) -> dict[str, Any]:
     """Each side's absence (R37): ``gone`` ms since every connection of its player closed
     (None: connected), the game's claim ``limit`` (None: untimed and correspondence games
     are never claimed) and whether the opponent may claim now."""
     limit = parse(time_control).absence_ms
     out: dict[str, Any] = {}
-    for side in ("I", "O"):
+    for side in seats or ("I", "O"):
         since = away.get(side)
         gone = None if since is None else max(0, int((now - since).total_seconds() * 1000))
         out[side] = {"gone": gone, "limit": limit,

@@ -13,6 +13,11 @@
 
   function signsHtml(g) {
     var s = g.signs, out = [];
+    if (!s) {  // another game than talu: the book's warning signs (R12-R14) are talu's
+      if (g.absence) out.push("R37 absence: " + absenceHtml(g.absence, performance.now(), g).replace(/<br>/g, " · "));
+      out.push("Turn " + g.round + (g.to_move ? " · " + esc(seatWords(g, g.to_move)) + " to move" : ""));
+      return out.map(function (x) { return "<p>" + x + "</p>"; }).join("");
+    }
     out.push((s.flagged ? '<strong class="sign-hot">R14 flagged</strong> · ' : "R14 ") +
       "non-engaging in a row: I " + s.non_engaging_run.I + " · O " + s.non_engaging_run.O +
       (s.warned.length ? " · warned: " + s.warned.join(", ") : ""));
@@ -23,7 +28,7 @@
     out.push("R13 stalls: " + (s.stalls.length ? s.stalls.map(function (x) {
       return esc(x.turn) + " repeats " + esc(x.repeats);
     }).join("; ") : "none"));
-    if (g.absence) out.push("R37 absence: " + absenceHtml(g.absence, performance.now()).replace(/<br>/g, " · "));
+    if (g.absence) out.push("R37 absence: " + absenceHtml(g.absence, performance.now(), g).replace(/<br>/g, " · "));
     if (s.turns.length) {
       out.push("Last turns: " + s.turns.map(function (t) {
         return esc(t.turn) + (t.counts_as_pass ? " (pass)" : "");
@@ -35,10 +40,15 @@
   // ------------------------------------------------------------------------------ console
   var T = window.Talu || {};
   var SIDE_WORDS = {I: "light", O: "dark"};
+  // A seat in words: the row's players say their labels (any game); talu's I and O by name.
+  function seatWords(g, seat) {
+    var p = (g && g.players || []).filter(function (x) { return x.seat === seat; })[0];
+    return p ? p.label : (SIDE_WORDS[seat] || seat);
+  }
   // R36: each side's time left, the running one counted down from the poll's server time.
   function clocksHtml(c, since) {
     if (!c) return "untimed";
-    return esc(c.label) + "<br>" + ["I", "O"].map(function (side) {
+    return esc(c.label) + "<br>" + Object.keys(c.left).map(function (side) {
       var left = c.left[side];
       if (c.running === side) left = Math.max(0, left - (performance.now() - since));
       var text = T.clockText ? T.clockText(left, c.control) : Math.ceil(left / 1000) + " s";
@@ -49,14 +59,14 @@
     }).join("<br>");
   }
   // R37: who is gone, for how long, and whether the opponent may claim the game now.
-  function absenceHtml(a, since) {
-    var out = ["I", "O"].map(function (side) {
+  function absenceHtml(a, since, g) {
+    var out = Object.keys(a).map(function (side) {
       var x = a[side];
       if (x.gone === null) return "";
       var gone = x.gone + (performance.now() - since), secs = Math.floor(gone / 1000);
       var words = secs < 120 ? secs + " s" : Math.floor(secs / 60) + " min";
       var claim = x.limit !== null && gone >= x.limit;
-      return (claim ? '<strong class="sign-hot">' : "<span>") + SIDE_WORDS[side] + " gone " + words +
+      return (claim ? '<strong class="sign-hot">' : "<span>") + esc(seatWords(g, side)) + " gone " + words +
         (claim ? " · claimable" : x.limit !== null ? " (claim after " + Math.round(x.limit / 1000) + " s)" : "") +
         (claim ? "</strong>" : "</span>");
     }).filter(Boolean);
@@ -78,14 +88,14 @@
           "</a><br><small>" + esc(g.variant) + "</small></td><td>" + (g.event ? '<a href="' +
           esc(g.event.url) + '">' + esc(g.event.name) + "</a>: round " + g.event.round + ", board " +
           g.event.board + "<br>" : "") + "turn " + g.round +
-          (g.to_move ? " · " + g.to_move + " to move" : "") + '</td><td class="console-clocks">' +
-          clocksHtml(g.clock, fetched) + '</td><td class="console-absence">' + absenceHtml(g.absence, fetched) + "</td><td>" +
-          (s.flagged ? '<strong class="sign-hot">flagged</strong><br>' : "") + "I " + s.non_engaging_run.I +
+          (g.to_move ? " · " + esc(seatWords(g, g.to_move)) + " to move" : "") + '</td><td class="console-clocks">' +
+          clocksHtml(g.clock, fetched) + '</td><td class="console-absence">' + absenceHtml(g.absence, fetched, g) + "</td><td>" +
+          (s ? (s.flagged ? '<strong class="sign-hot">flagged</strong><br>' : "") + "I " + s.non_engaging_run.I +
           " · O " + s.non_engaging_run.O + (s.warned.length ? "<br>warned: " + s.warned.join(", ") : "") +
           "</td><td>I " + s.passes_in_a_row.I + "/3 · O " + s.passes_in_a_row.O + "/3 · game " +
           s.game_passes_in_a_row + "/3</td><td>" + (s.stalls.length ? s.stalls.map(function (x) {
             return esc(x.turn) + " repeats " + esc(x.repeats);
-          }).join("<br>") : "–") + "</td><td>" + g.arbiter.length + "</td></tr>";
+          }).join("<br>") : "–") : "–</td><td>–</td><td>–") + "</td><td>" + g.arbiter.length + "</td></tr>";
       }).join("");
     };
     var poll = function () {
@@ -107,7 +117,7 @@
         var row = consoleEl.querySelector('tr[data-game="' + g.id + '"]');
         if (!row) return;
         row.querySelector(".console-clocks").innerHTML = clocksHtml(g.clock, fetched);
-        row.querySelector(".console-absence").innerHTML = absenceHtml(g.absence, fetched);
+        row.querySelector(".console-absence").innerHTML = absenceHtml(g.absence, fetched, g);
       });
     }, 1000);
   }

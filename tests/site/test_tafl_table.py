@@ -126,3 +126,23 @@ def test_the_tafl_lessons_are_listed_and_checked_on_the_site(client):
     assert out["solved"]
     assert client.get("/learn/no-such-lesson/").status_code == 404
     assert client.get("/learn/capture/").status_code == 200  # talu's, as before
+
+
+def test_the_arbiters_console_shows_a_tafl_game_by_its_seats(make_user, client):
+    """R39 on any game: the console and a game's signs read a tafl game by its seats (the
+    book's warning signs are talu's: none here), never a 500."""
+    staff = make_user("sue")
+    staff.is_staff = True
+    staff.save()
+    ana, ben = make_user("ana"), make_user("ben")
+    game = start_table("tablut/9x9", [ana, ben], rated=False, time_control="fischer 300+3")
+    client.force_login(staff)
+    row = client.get(f"/arbiter/games/{game.uuid}/signs.json").json()
+    assert row["signs"] is None and row["to_move"] == "defenders"
+    assert [p["seat"] for p in row["players"]] == ["defenders", "attackers"]
+    assert set(row["clock"]["left"]) == {"defenders", "attackers"}
+    assert set(row["absence"]) == {"defenders", "attackers"}
+    state = client.get("/arbiter/state.json")
+    assert state.status_code == 200
+    assert any(g["id"] == str(game.uuid) for g in state.json()["games"])
+    assert client.get(f"/games/{game.uuid}/").status_code == 200
