@@ -73,6 +73,12 @@ def _titled(game: str, variant: str) -> str:
     return variant if variant.startswith(game) else f"{game} · {variant}"
 
 
+def two_seat_choices() -> list[tuple[str, str]]:
+    """``variant_choices`` of the variants two players play: what a challenge, a pool or an
+    event may be (a table of more seats is started otherwise)."""
+    return [(v, label) for v, label in variant_choices() if len(variant_of(v).played) == 2]
+
+
 def variant_label(variant: str) -> str:
     """A variant as the lists and pages name it: talu's by its bare name, as always
     ("standard"), another game's with the game's title ("Tablut · 9x9"); the key itself for

@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from play import conf, ports
 from play.games import clock
-from play.games.registry import variant_choices, variant_of
+from play.games.registry import two_seat_choices, variant_of
 from play.lifecycle import StartError, start_table
 from play.lobby import challenges
 from play.lobby.pool_pairing import (
@@ -80,7 +80,7 @@ class Busy(PoolError):
 def pool_variants() -> list[tuple[str, str]]:
     """(value, label) of every variant with a pool: each game's two-seat variants, as the
     challenge form offers them (``variant_choices``), in the catalogue's order."""
-    return [(v, label) for v, label in variant_choices() if len(variant_of(v).played) == 2]
+    return two_seat_choices()
 
 
 def pool_title(variant: str) -> str:

@@ -17,6 +17,7 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
 from play.games import clock
+from play.games.registry import two_seat_choices, variant_label
 from registry.events import (
     hettlandic,
     hettlandic_views,
@@ -40,9 +41,9 @@ BYE_WORDS = {"U": "bye (1 point)", "H": "half-point bye", "F": "full-point bye",
 
 
 #: the announcement form's values before anything is typed
-NEW_EVENT = {"body": "", "name": "", "system": "swiss", "rounds": "5", "scoring_model": "S1",
-             "venue": "online", "auto_arbiter": "warn", "time_control": "untimed",
-             "rated": True, "min_rating": "", "min_stratum": ""}
+NEW_EVENT = {"body": "", "name": "", "variant": "standard", "system": "swiss", "rounds": "5",
+             "scoring_model": "S1", "venue": "online", "auto_arbiter": "warn",
+             "time_control": "untimed", "rated": True, "min_rating": "", "min_stratum": ""}
 
 
 def event_list(request, form: dict | None = None, status: int = 200):
@@ -55,7 +56,8 @@ def event_list(request, form: dict | None = None, status: int = 200):
                       else request.user.registrar_of.all())
     return render(request, "events/list.html", {
         "events": events, "bodies": bodies, "systems": SYSTEMS, "models": MODELS,
-        "venues": VENUES, "policies": POLICIES, "form": form or NEW_EVENT}, status=status)
+        "venues": VENUES, "policies": POLICIES, "form": form or NEW_EVENT,
+        "variants": two_seat_choices()}, status=status)
 
 
 def _int(value, default=None):
@@ -75,6 +77,8 @@ def event_new(request):
         messages.error(request, "Choose the body the event belongs to.")
         return event_list(request, typed, 400)
     values = {"name": request.POST.get("name", ""),
+              # the event's game (issue 42): any two-seat variant, talu's by its name
+              "variant": request.POST.get("variant", "standard") or "standard",
               "system": request.POST.get("system", "swiss"),
               "rounds": _int(request.POST.get("rounds"), 0),
               "scoring_model": request.POST.get("scoring_model", "S1"),
@@ -187,6 +191,7 @@ def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_ty
         "arbiters": event.arbiters.all(), "locked": bool(numbers),
         "systems": SYSTEMS, "models": MODELS, "venues": VENUES, "policies": POLICIES,
         "pairing": pairing, "time_label": clock.time_label(event.time_control),
+        "variant_label": variant_label(event.variant),
         "sf": _settings_form(event, typed), "refused": typed is not None,
         "may_register": walk_in.may_register(request.user, event),
         "walk_in": walk_in_typed or {}}, status=status)

@@ -146,3 +146,36 @@ def test_the_arbiters_console_shows_a_tafl_game_by_its_seats(make_user, client):
     assert state.status_code == 200
     assert any(g["id"] == str(game.uuid) for g in state.json()["games"])
     assert client.get(f"/games/{game.uuid}/").status_code == 200
+
+
+def test_an_event_is_announced_in_tablut_and_its_round_plays_tablut(make_user, client):
+    """Issue 42: an event's game is chosen when it is announced (the page's form); its
+    rounds start games of that game, rated by that game's own rating."""
+    from registry.events.models import Event
+    from registry.models import AffiliatedBody
+    from tests.site.pairing import run_pairing
+
+    body = AffiliatedBody.objects.create(registrar_id="CLUB-TABLUT", name="Tablut club")
+    arbiter = make_user("arbiter")
+    body.registrars.add(arbiter)
+    client.force_login(arbiter)
+    assert 'value="tablut/9x9"' in client.get("/events/").content.decode()
+    made = client.post("/events/new/", {"body": body.registrar_id, "name": "Tablut night",
+                                        "variant": "tablut/9x9", "system": "round_robin",
+                                        "venue": "online", "rated": "on"})
+    assert made.status_code == 302
+    event = Event.objects.get(name="Tablut night")
+    assert event.variant == "tablut/9x9"
+    assert "Tablut 9x9" in client.get(f"/events/{event.pk}/").content.decode()
+    refused = client.post("/events/new/", {"body": body.registrar_id, "name": "Bad",
+                                           "variant": "chess/8x8", "system": "swiss"})
+    assert refused.status_code == 400 and not Event.objects.filter(name="Bad").exists()
+    from registry.events import services
+    players = [make_user(n) for n in ("ana", "ben")]
+    for u in players:
+        services.register(u, event)
+    services.request_pairing(arbiter, event)
+    run_pairing(event)
+    rnd = services.start_round(arbiter, event, 1)
+    game = next(p.game for p in rnd.pairings.all() if p.game is not None)
+    assert (game.game, game.variant, game.rated, game.in_event) == ("tablut", "9x9", True, True)
