@@ -179,3 +179,30 @@ def test_an_event_is_announced_in_tablut_and_its_round_plays_tablut(make_user, c
     rnd = services.start_round(arbiter, event, 1)
     game = next(p.game for p in rnd.pairings.all() if p.game is not None)
     assert (game.game, game.variant, game.rated, game.in_event) == ("tablut", "9x9", True, True)
+
+
+def test_a_rated_tafl_game_rates_once_for_tafl_and_shows_on_the_profile(make_user, client):
+    """Issue 42: a rating per player for tafl (one across its board sizes) and one for
+    Tablut; the leaderboard lists them; the profile lists the player's tafl games with the
+    rating change each made."""
+    from play.worker.loop import run_due
+    from registry import services
+    from registry.game_ratings.models import GameRating
+
+    ana, ben = make_user("ana"), make_user("ben")
+    users = {"attackers": ana, "defenders": ben}
+    steps, rules_game = finished_game("tafl", 9, max_plies=120)
+    game = start_table("tafl/9x9", [ana, ben], rated=True)
+    for side, step in steps:
+        assert _play(game, users[side], step).ok
+    run_due()
+    run_due()  # once: a second run rates nothing again
+    ratings = GameRating.objects.filter(game="tafl")
+    assert ratings.count() == 2 and {r.variant for r in ratings} == {""}
+    assert all(r.games == 1 for r in ratings)
+    winner = users[rules_game.side_name(rules_game.result[0])]
+    board = client.get("/leaderboard/tafl/").content.decode()
+    assert winner.username in board
+    page = client.get(f"/players/{services.player_of(ana).player_id}/").content.decode()
+    assert 'data-testid="recent-tafl"' in page and "Tafl 9x9" in page
+    assert ("won" if winner == ana else "lost") in page.split('data-testid="recent-tafl"')[1]

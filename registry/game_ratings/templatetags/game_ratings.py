@@ -39,5 +39,41 @@ def game_ratings_section(player):
             "row": r, "name": names[r.game], "game": r.game, "variant": r.variant,
             # one point is no history: the words say so, not a lone dot (as talu's chart)
             "chart": rating_chart(_thin(points)) if len(points) > 1 else {},
+            "games": recent_games(player.user_id, r.game),
         })
     return {"ratings": ratings, "player": player}
+
+
+RECENT = 10  # games listed per game on a profile
+
+
+def recent_games(user_id: int, game: str) -> list[dict]:
+    """The player's last finished games of ``game`` (issue 42: a profile lists a player's
+    tafl games): each game's page, its variant, the other players, the player's place in
+    words and the rating change it made, if rated."""
+    from play.games.registry import variant_label
+    from play.models import Game, Seat
+    from registry.game_ratings.models import GameRatingChange
+
+    games = list(Game.objects.filter(game=game, status=Game.FINISHED, seats__user_id=user_id)
+                 .order_by("-finished", "-pk")[:RECENT])
+    seats: dict[int, list] = {}
+    for s in (Seat.objects.filter(game__in=games).select_related("user")
+              .order_by("game_id", "order")):
+        seats.setdefault(s.game_id, []).append(s)
+    changes = {c.game_id: c for c in GameRatingChange.objects.filter(
+        user_id=user_id, game_id__in=[g.pk for g in games])}
+    out = []
+    for g in games:
+        mine = next((s for s in seats.get(g.pk, []) if s.user_id == user_id), None)
+        ranks = [s.rank for s in seats.get(g.pk, []) if s.rank is not None]
+        place = "aborted" if g.reason == "aborted" else (
+            "drawn" if ranks and max(ranks) == 1 else
+            "won" if mine is not None and mine.rank == 1 else "lost")
+        change = changes.get(g.pk)
+        out.append({"uuid": g.uuid, "variant": variant_label(g.variant_key), "place": place,
+                    "others": ", ".join(s.user.get_username() for s in seats.get(g.pk, [])
+                                        if s.user_id not in (None, user_id)),
+                    "change": None if change is None
+                    else change.display_after - change.display_before})
+    return out
