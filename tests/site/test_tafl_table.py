@@ -206,3 +206,29 @@ def test_a_rated_tafl_game_rates_once_for_tafl_and_shows_on_the_profile(make_use
     page = client.get(f"/players/{services.player_of(ana).player_id}/").content.decode()
     assert 'data-testid="recent-tafl"' in page and "Tafl 9x9" in page
     assert ("won" if winner == ana else "lost") in page.split('data-testid="recent-tafl"')[1]
+
+
+def test_the_sites_otn_record_replays_with_the_command_line(make_user, client, tmp_path,
+                                                            capsys):
+    """T13 and the CLI contract: the notation a finished game's page offers is an OTN game
+    record that ``talu replay --game tafl`` reads back to the same moves and result."""
+    from play.worker.loop import run_due
+    from talu_cli.main import main
+
+    ana, ben = make_user("ana"), make_user("ben")
+    users = {"attackers": ana, "defenders": ben}
+    steps, rules_game = finished_game("tafl", 9, removal=True)
+    game = start_table("tafl/9x9", [ana, ben], rated=False)
+    for side, step in steps:
+        assert _play(game, users[side], step).ok
+    run_due()
+    text = client.get(f"/games/{game.uuid}/notation.txt").content.decode()
+    assert "[variant:tafl 9x9]" in text
+    path = tmp_path / "game.otn"
+    path.write_text(text)
+    capsys.readouterr()
+    assert main(["replay", "--game", "tafl", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["moves"] == len(rules_game.records)
+    assert out["result"]["finished"] and out["result"]["winner"] == rules_game.side_name(
+        rules_game.result[0])
