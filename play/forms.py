@@ -6,7 +6,7 @@ from django import forms
 from django.db.models import Q
 
 from play.games import clock
-from play.games.registry import boolean_options, variant_choices, variant_of
+from play.games.registry import boolean_options, option_words, variant_choices, variant_of
 from play.models import Challenge, Game
 
 CUSTOM = "custom"
@@ -34,7 +34,7 @@ class ChallengeForm(forms.Form):
     # The variants' on/off options (tafl's king's immunity, T1); the lobby shows each one
     # beside the variants that have it (lobby.js, ``variant_seats``).
     options = forms.MultipleChoiceField(
-        choices=[(name, name) for name in boolean_options()], required=False,
+        choices=[(name, option_words(name)) for name in boolean_options()], required=False,
         widget=forms.CheckboxSelectMultiple, label="Options")
 
     def clean(self):

@@ -24,7 +24,7 @@ from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
 from play.models import Challenge, Game
 from play.templatetags.players import player as player_name
-from play.templatetags.players import versus
+from play.templatetags.players import variant_words, versus
 from talu_site import clientaddr
 
 
@@ -84,7 +84,7 @@ def lobby_state(request):
         "challenges": [
             {"id": c.pk, "creator": c.creator.get_username(),
              "opponent": c.opponent.get_username() if c.opponent else None,
-             "variant": variant_label(f"{c.game_key}/{c.variant}"), "rated": c.rated,
+             "variant": variant_words(c), "rated": c.rated,
              "time_control": c.time_control, "time": time_label(c.time_control),
              **({"psf": c.psf} if c.psf else {})}
             for c in open_challenges

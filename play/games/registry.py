@@ -119,6 +119,16 @@ def checked_options(variant: str, given: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def option_words(name: str) -> str:
+    """An option in a player's words, as the first game that has it says it (its parts'
+    ``option_words``), else its name."""
+    for match in GAMES.values():
+        words = parts_of(match.name).option_words.get(name)
+        if words:
+            return words
+    return name
+
+
 def boolean_options() -> dict[str, list[str]]:
     """Every variant's on/off options by name -> the variant values that have it (the
     challenge form's checkboxes, each shown for its variants only)."""

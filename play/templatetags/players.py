@@ -35,7 +35,8 @@ def versus(game, labelled: str = "") -> str:
 def variant_words(obj) -> str:
     """A game's or a challenge's variant as lists name it ("standard"; "Tablut · 9x9")."""
     game = getattr(obj, "game_key", None) or getattr(obj, "game", None) or DEFAULT_GAME
-    return variant_label(f"{game}/{obj.variant}")
+    options = [k for k, v in (getattr(obj, "options", None) or {}).items() if v is True]
+    return " · ".join([variant_label(f"{game}/{obj.variant}"), *sorted(options)])
 
 
 @register.filter

@@ -232,3 +232,30 @@ def test_the_sites_otn_record_replays_with_the_command_line(make_user, client, t
     assert out["ok"] and out["moves"] == len(rules_game.records)
     assert out["result"]["finished"] and out["result"]["winner"] == rules_game.side_name(
         rules_game.result[0])
+
+
+def test_a_tafl_challenge_with_the_kings_immunity_from_the_lobby(make_user, client):
+    """T1's option through the lobby's form: the challenge names it, the game starts with it,
+    its page says it; talu refuses the option in words."""
+    from play.models import Challenge
+
+    ana, ben = make_user("ana"), make_user("ben")
+    client.force_login(ana)
+    lobby = client.get("/").content.decode()
+    assert "the king&#x27;s immunity (T6)" in lobby and 'id="variant-seats"' in lobby
+    client.post("/challenges/new/", {"variant": "standard", "rated": "1", "time": "untimed",
+                                     "side": "random", "options": ["immunity"]})
+    assert not Challenge.objects.exists()  # talu has no such option: refused in words
+    client.post("/challenges/new/", {"variant": "tafl/11x11", "rated": "1",
+                                     "time": "untimed", "side": "I",
+                                     "options": ["immunity"]})
+    ch = Challenge.objects.get()
+    assert ch.options == {"immunity": True}
+    client.force_login(ben)
+    assert "Tafl 11x11 · immunity" in client.get("/lobby/state.json").json()["challenges"][0][
+        "variant"]
+    client.post(f"/challenges/{ch.pk}/accept/")
+    game = Game.objects.get()
+    assert game.options == {"immunity": True} and game.side_of(ana) == "attackers"
+    page = client.get(f"/games/{game.uuid}/").content.decode()
+    assert 'data-testid="option">immunity<' in page

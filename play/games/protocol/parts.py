@@ -17,7 +17,7 @@ part belongs to one game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 #: A stored event as the log keeps it: (kind, data).
@@ -119,6 +119,8 @@ class GameParts:
     renderer: str = ""
     #: The name of the game's notation, as the move list's heading says it ("STGN", "OTN").
     notation: str = ""
+    #: The game's options in a player's words, by name (the challenge form's labels).
+    option_words: Mapping[str, str] = field(default_factory=dict)
 
 
 NO_PARTS = GameParts()

@@ -23,8 +23,10 @@ def _review_of(game: str) -> Review:
 
 def parts(game: str) -> GameParts:
     items = lessons.TAFL_LESSONS if game == "tafl" else lessons.TABLUT_LESSONS
+    words = {"immunity": "the king's immunity (T6): a king who moves between two "
+                         "attackers without capturing is not removed"} if game == "tafl" else {}
     return GameParts(review=_review_of(game), renderer="tafl", notation="OTN",
-                     rated_by_variant=False,
+                     rated_by_variant=False, option_words=words,
                      lessons=Lessons(items=items, attempt=lessons.attempt,
                                      initial=lessons.initial))
 
