@@ -18,7 +18,7 @@ from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
 from play.forms import ChallengeForm, ComputerForm, variant_seats
 from play.games.clock import time_label
-from play.games.registry import GAMES, parts_of, variant_label, variant_of
+from play.games.registry import DEFAULT_GAME, GAMES, parts_of, variant_label, variant_of
 from play.live import lobby as lobby_live
 from play.live.delivery import wake_computer, wake_worker
 from play.lobby import challenges, pool
@@ -45,6 +45,18 @@ def _with_psf_marks(user, open_challenges) -> tuple[list, dict | None]:
     return found, hints
 
 
+def demo_game() -> Game | None:
+    """A finished game worth watching for a newcomer (issue 39, finding 5: the longest recent
+    game was a shuffling null game): of the recent games of the site's own game, one won on
+    the board (no resignation, time or decision off the board, no null game), the longest;
+    else the longest recent one."""
+    recent = list(Game.objects.filter(status=Game.FINISHED, game=DEFAULT_GAME)
+                  .order_by("-created").only("uuid", "version", "winner", "cause", "reason")[:50])
+    won = [g for g in recent if g.winner not in ("", "-") and not g.cause
+           and g.reason not in ("decision", "aborted", "forfeit")]
+    return max(won or recent, key=lambda g: g.version, default=None)
+
+
 def lobby(request):
     user = request.user
     open_challenges, hints = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
@@ -62,11 +74,7 @@ def lobby(request):
         "finished": Game.objects.filter(status=Game.FINISHED)
         .select_related("player_i", "player_o").order_by("-finished")[:10],
     }
-    # A finished game worth watching for a newcomer: the longest of the recent ones (a real
-    # game, not a three-pass forfeit; the demo data's sample is one).
-    recent = Game.objects.filter(status=Game.FINISHED).order_by("-created").only(
-        "uuid", "version")[:50]  # the (status, -created) index: no scan of every game
-    ctx["demo_game"] = max(recent, key=lambda g: g.version, default=None)
+    ctx["demo_game"] = demo_game()
     if user.is_authenticated:
         ctx["mine"] = Challenge.objects.filter(creator=user, status=Challenge.OPEN)
         ctx["my_games"] = list(Game.objects.filter(seats__user=user, status=Game.LIVE)

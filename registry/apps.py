@@ -13,6 +13,9 @@ class RegistryConfig(AppConfig):
         from registry.play_directory import RegistryDirectory
 
         ports.provide(RegistryDirectory())
+        from play import demo_hooks
+        from registry import demo
+        demo_hooks.register("registry.standings", demo.standings)  # issue 39, finding 8
         lifecycle.subscribe_finished("registry.archive", archiving.archive)
         # the other games' records and ratings (issue 36); talu's are the archive's
         lifecycle.subscribe_finished("registry.other_games", other_games.archive_other_game)

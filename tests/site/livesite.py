@@ -1,7 +1,7 @@
 """The one live site of a test process, for the browser tests (issue 35): daphne with the worker
 in its process (``talu_site.serve``, as ``./dev serve`` starts it) on the embedded defaults
 (SQLite, the in-memory layer), with production's settings (``DEBUG`` off: the security headers
-and the Content-Security-Policy users get), the demo data (alice, bob, carol and the sample
+and the Content-Security-Policy users get), the demo data (alice, bob, carol, dave and the sample
 game) and the rate limits off (a whole run signs up more people from one address in an hour
 than a person would; the limits have their own tests).
 

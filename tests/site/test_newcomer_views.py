@@ -221,3 +221,39 @@ def test_a_lesson_check_refuses_json_nested_too_deeply(client, no_error_logs):
     """5,000 nested arrays in ``steps`` were a RecursionError in the JSON decoder: a 500."""
     r = client.get(reverse("lesson_try", args=["capture"]), {"steps": "[" * 5000 + "]" * 5000})
     assert r.status_code == 400 and "JSON list of steps" in r.json()["error"]
+
+
+def test_the_demo_data_has_a_player_in_every_stratum(client):
+    """Issue 39, finding 8: a newcomer logged in as carol sees what an S3 player sees (her PSF
+    in the lobby, R27/R47); dave is S2, alice and bob (the sample game's) S1; idempotent."""
+    from registry.models import Player
+
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115 - idempotent
+    strata = dict(Player.objects.filter(user__username__in=["alice", "bob", "carol", "dave"])
+                  .values_list("user__username", "stratum"))
+    assert strata == {"alice": 1, "bob": 1, "carol": 3, "dave": 2}
+    carol = Player.objects.get(user__username="carol")
+    assert (carol.start_stratum, carol.start_rating) == (3, 1400)  # carried over (R26)
+    client.force_login(carol.user)
+    assert 'data-testid="psf-only"' in client.get(reverse("lobby")).content.decode()
+
+
+def test_watch_a_demo_game_is_a_game_won_on_the_board(client, players):
+    """Issue 39, finding 5: the demo link picks a game won on the board, not the longest
+    recent game (a shuffling null game)."""
+    from play.views import demo_game
+
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    sample = Game.objects.get()
+    alice, bob = players[0], players[1]
+    null_game = start_game(alice, bob)
+    Game.objects.filter(pk=null_game.pk).update(status=Game.FINISHED, winner="-",
+                                                reason="stalling", version=500)
+    resigned = start_game(alice, bob)
+    Game.objects.filter(pk=resigned.pk).update(status=Game.FINISHED, winner="I",
+                                               cause="resignation", reason="decision",
+                                               version=400)
+    assert demo_game() == sample
+    assert f'href="{reverse("game", args=[sample.uuid])}" data-testid="demo-game"' in \
+        client.get(reverse("lobby")).content.decode()

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db.models import Q
 
+from play import demo_hooks
 from play.commands.path import execute
 from play.commands.submission import Submission
 from play.games.protocol import PlayStep, player
@@ -19,7 +20,7 @@ from play.models import Game
 from play.worker.loop import run_due
 
 DEMO_PASSWORD = "talu-demo-2024"
-DEMO_PLAYERS = ("alice", "bob", "carol")
+DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
 
 
 def play_demo(demo: Demo, players: list) -> Game:
@@ -34,7 +35,8 @@ def play_demo(demo: Demo, players: list) -> Game:
 
 
 class Command(BaseCommand):
-    help = f"Create demo players (password {DEMO_PASSWORD}) and a finished sample game."
+    help = (f"Create demo players (password {DEMO_PASSWORD}; carol S3, dave S2, alice and bob "
+            "S1) and a finished sample game of each game that has one.")
 
     def handle(self, *args, **options):
         User = get_user_model()
@@ -45,6 +47,7 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.save()
             users[name] = user
+        demo_hooks.run(users)  # the registry's: a demo player in every stratum
         alice, bob = users["alice"], users["bob"]
         for key, parts in PARTS.items():
             demo = parts.demo
@@ -57,4 +60,5 @@ class Command(BaseCommand):
                 game = play_demo(demo, [alice, bob])
                 run_due()  # its records and ratings now, not at the server's first worker round
                 self.stdout.write("sample game played: " + str(game.uuid))
-        self.stdout.write(f"demo players: {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD})")
+        self.stdout.write(f"demo players: {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD}; "
+                          "carol plays in S3, dave in S2, alice and bob in S1)")
