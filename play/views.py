@@ -61,7 +61,8 @@ def lobby(request):
     user = request.user
     open_challenges, hints = _with_psf_marks(user, challenges.open_challenges_for(user)[:50])
     ctx = {
-        "form": ChallengeForm(),
+        # "challenge this player" (a profile, the player search) fills in the opponent
+        "form": ChallengeForm(initial={"opponent": (request.GET.get("opponent") or "")[:150]}),
         "variant_seats": variant_seats(),
         "computer_form": ComputerForm.for_user(user, auto_id="id_computer_%s"),
         "challenges": open_challenges,

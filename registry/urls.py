@@ -1,12 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from registry import arbiter_views, views, views_game_records
+from registry import arbiter_views, player_search, views, views_game_records
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("players/", player_search.search, name="player_search"),  # issue 39
     path("players/me/anpc/", views.set_anpc, name="set_anpc"),
     path("players/<str:player_id>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
