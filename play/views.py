@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from play import gameview, ports
+from play.chat import messages as chat_messages
 from play.commands import arbiter as arbiter_commands
 from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
@@ -243,4 +244,6 @@ def game_page(request, game_id):
         "arbiter": not side and arbiter_commands.may_arbitrate(game, request.user),
         "initial": initial,
         "ws_path": f"/ws/game/{game.uuid}/",
+        # the chat panel's start (issue 39): the viewer's channel and its recent messages
+        "chat": chat_messages.page(game, request.user, side),
     })
