@@ -73,6 +73,19 @@ class Directory(Protocol):
         the affiliated body whose token sent it for its arbiter, if one did)."""
         ...
 
+    def chat_allowed(self, game: Any) -> bool:
+        """Whether an event's game has chat beside it (issue 39): only when the event's
+        arbiters allowed it (the event's ``chat`` setting)."""
+        ...
+
+    def notify(self, user: Any, kind: str, text: str, url: str, subject: str = "",
+               body: str = "") -> bool | None:
+        """Tell ``user`` ``text`` (a notice of ``kind``: turn, challenge, round, decision,
+        club), leading to the path ``url``, on the site and by mail as they chose (issue 39;
+        ``subject`` and ``body``: the mail's own words, if not the text's): whether a mail was
+        queued. None where the site keeps no notices (play alone): the caller mails itself."""
+        ...
+
 
 class _AccountsOnly:
     """Play on its own: account names, no ratings, no records."""
@@ -112,6 +125,15 @@ class _AccountsOnly:
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
                       version: int, body: Any = None) -> None:
+        return None
+
+    def chat_allowed(self, game: Any) -> bool:
+        """Without the registry there are no events: no event's game has chat."""
+        return False
+
+    def notify(self, user: Any, kind: str, text: str, url: str, subject: str = "",
+               body: str = "") -> bool | None:
+        """Without the registry no notice is kept: the caller mails, if it mails at all."""
         return None
 
 

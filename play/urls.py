@@ -1,6 +1,7 @@
 from django.urls import path
 
 from play import views, views_games, views_learn
+from play.chat import views as chat_views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -14,6 +15,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     # issue 24: a newcomer's first game
     path("games/<uuid:game_id>/review.json", views_games.game_review, name="game_review"),
+    # the chat panel (issue 39), reloaded after its socket comes back
+    path("games/<uuid:game_id>/chat.json", chat_views.panel, name="game_chat"),
     path("games/<uuid:game_id>/rematch/", views_games.rematch, name="rematch"),
     path("games/mine/", views_games.my_games, name="my_games"),
     path("rules/", views_learn.rules, name="rules"),

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from play import gameview, ports
+from play.chat import messages as chat_messages
 from play.commands import arbiter as arbiter_commands
 from play.computer.account import is_computer
 from play.computer.start import ComputerGameError, play_the_computer
@@ -267,4 +268,6 @@ def game_page(request, game_id):
         "options_set": sorted(k for k, v in (game.options or {}).items() if v is True),
         "seats": [s for s in spec.seats if s.played],
         "game_arbiter_commands": GAMES[game.game].rules.arbiter_commands,
+        # the chat panel's start (issue 39): the viewer's channel and its recent messages
+        "chat": chat_messages.page(game, request.user, side),
     })

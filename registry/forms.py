@@ -4,13 +4,24 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from play.games import text
 from registry import logins
+from registry.accounts.addresses import clean_address
+from registry.accounts.forms import email_field
 
 
 class SignupForm(UserCreationForm):
-    """Sign-up: an account is a registered player (S1, 250, an 18-character id; R26)."""
+    """Sign-up: an account is a registered player (S1, 250, an 18-character id; R26). The
+    email address is optional and not the account's until its link is followed (issue 39,
+    ``registry.accounts.verify``): the view asks for it after the account is made."""
+
+    email = email_field(required=False)
+    field_order = ("username", "email", "password1", "password2")
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def clean_email(self) -> str:
+        value = self.cleaned_data.get("email") or ""
+        return clean_address(value) if value else ""
 
     def clean_username(self) -> str:
         # Django's validator already keeps names to letters, digits and @.+-_; the one check

@@ -6,6 +6,7 @@ are thin wrappers; tests and benchmarks call these directly).
 * :func:`import_records` such a directory back, each game verified as a submission by the body
   named in its records (book 5.3.4); rejected games are reported with their reasons;
 * :func:`create_body` a certified affiliated body with its public key (and a first API token);
+  :func:`new_body` the body alone (the federation's approval on the site, issue 38);
 * :func:`register_player` an over-the-board player (R26).
 
 Progress bars (tqdm) go to stderr and can be turned off.
@@ -236,23 +237,36 @@ def create_body(registrar_id: str, *, name: str, stratum: int, public_key: str,
                 scoring_model: str = "", token_label: str = "initial") -> tuple[AffiliatedBody,
                                                                                   str]:
     """A certified affiliated body and its first API token (returned in plain, once)."""
+    if not public_key.strip():  # the operator's body signs its records: a key is needed
+        raise JobError("expected one public key, found 0")
+    with transaction.atomic():
+        body = new_body(registrar_id, name=name, stratum=stratum, public_key=public_key,
+                        scoring_model=scoring_model)
+        token = issue_token(body, token_label)
+    return body, token
+
+
+def new_body(registrar_id: str, *, name: str, stratum: int, public_key: str = "",
+             scoring_model: str = "", place: str = "") -> AffiliatedBody:
+    """A certified affiliated body, its registrar id and public key checked (the one place
+    bodies are made: ``create_body`` here, and the federation's approval on the site,
+    ``registry.clubs``, whose bodies have no key until they add one)."""
     registrar_id = registrar_id.strip()
     if not keys.REGISTRAR_RE.match(registrar_id):  # the id its signing key must carry
         raise JobError(f"{registrar_id!r} is not a registrar id: 1-64 letters, digits, '.', "
                        "'_' or '-', starting with a letter or digit (e.g. GTF-HU-SZEGED-01)")
     if AffiliatedBody.objects.filter(registrar_id=registrar_id).exists():
         raise JobError(f"a body {registrar_id} already exists")
-    key_id = _key_of(public_key)
+    key_id = _key_of(public_key) if public_key.strip() else ""
     body = AffiliatedBody(registrar_id=registrar_id, name=name.strip() or registrar_id,
                           stratum=stratum, public_key=public_key, key_id=key_id,
-                          scoring_model=scoring_model)
+                          scoring_model=scoring_model, place=place)
     try:
         with transaction.atomic():
             body.save()
-            token = issue_token(body, token_label)
     except ValidationError as exc:
         raise JobError("; ".join(m for ms in exc.message_dict.values() for m in ms)) from None
-    return body, token
+    return body
 
 
 def register_player(name: str, *, body: str | None = None, player_id: str | None = None,

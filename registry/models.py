@@ -60,6 +60,13 @@ class AffiliatedBody(models.Model):
                                      choices=MODEL_CHOICES)
     registrars = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="registrar_of",
                                         blank=True)
+    # issue 38 (registry.clubs): where the body is, its standing arbiters (offered for its
+    # events; ``arbiters`` is taken by the per-game appointments), and a federation suspension
+    place = models.CharField(max_length=200, blank=True)
+    arbiter_users = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
+                                           related_name="body_arbiter_of")
+    suspended = models.DateTimeField(null=True, blank=True)
+    suspended_reason = models.CharField(max_length=500, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -321,8 +328,16 @@ class AuditEntry(models.Model):
     SUBMIT, ANNUL, CORRECT, RECOMPUTE = "submit", "annul", "correct", "recompute"
     PHASE = "phase"  # a rating phase closed (R45)
     APPOINT, DISMISS, ARBITRATE = "appoint", "dismiss", "arbitrate"  # R39 (issue 26)
+    # bodies online (issue 38, registry.clubs): applications, the federation's decisions, a
+    # body's people (registrars, arbiters), its players registered, claimed and imported
+    APPLY, APPROVE, REFUSE, SUSPEND, REINSTATE = "apply", "approve", "refuse", "suspend", \
+        "reinstate"
+    ADD_PERSON, DROP_PERSON, REGISTER, CLAIM, IMPORT = "add_person", "rm_person", "register", \
+        "claim", "import"
+    MODERATE = "moderate"  # chat beside games (issue 39, registry.moderation)
     ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, PHASE, APPOINT, DISMISS,
-                                ARBITRATE)]
+                                ARBITRATE, APPLY, APPROVE, REFUSE, SUSPEND, REINSTATE,
+                                ADD_PERSON, DROP_PERSON, REGISTER, CLAIM, IMPORT, MODERATE)]
 
     created = models.DateTimeField(auto_now_add=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -468,3 +483,7 @@ class SignedGameRecord(models.Model):
 
     def __str__(self) -> str:
         return f"signed record of game {self.game_id}"
+
+
+# The clubs' own rows (issue 38): applications and claim codes, in their package.
+from registry.clubs.models import BodyApplication, PlayerClaim  # noqa: E402, F401

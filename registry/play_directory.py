@@ -13,8 +13,11 @@ from django.urls import reverse
 
 from play.games.registry import rating_variant
 from play.lobby.pool_pairing import FLOOR_SLACK
+from play.models import Game
 from registry import arbiters, services
 from registry.models import Player
+from registry.notices import services as notices
+from registry.notices import sources
 from registry.scoring import strata
 from registry.scoring.psf import default_anpc, expected_rating, performance_safety_floor
 
@@ -149,4 +152,14 @@ class RegistryDirectory:
 
     def arbiter_acted(self, game: Any, user: Any, command: dict[str, Any],
                       version: int, body: Any = None) -> None:
+        """The audit trail's entry, and a notice to each player of the game (issue 39)."""
         arbiters.acted(game, user, command, version, body)
+        sources.arbiter_decided(game, command)
+
+    def chat_allowed(self, game: Any) -> bool:
+        """An event's game has chat when its event's arbiters allowed it (issue 39)."""
+        return Game.objects.filter(pk=game.pk, event_pairing__round__event__chat=True).exists()
+
+    def notify(self, user: Any, kind: str, text: str, url: str, subject: str = "",
+               body: str = "") -> bool | None:
+        return notices.notify(user, kind, text, url, subject=subject, body=body).mailed

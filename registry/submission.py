@@ -218,6 +218,10 @@ def submit_game(body: AffiliatedBody, stge_text: str, stse_texts: list[str], *,
 
     Raises :class:`SubmissionRejected` listing every reason; then nothing is changed.
     """
+    if body.suspended is not None:  # the federation's suspension (issue 38, registry.clubs)
+        raise SubmissionRejected([f"the body {body.registrar_id} is suspended by the "
+                                  "federation: it submits no records until the suspension "
+                                  "is lifted"])
     checked = verify_sessions(body, stge_text, stse_texts)
     reasons: list[str] = []
     found = {p.player_id: p for p in Player.objects.filter(player_id__in=checked.players.values())}

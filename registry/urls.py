@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from registry import arbiter_views, player_search, views, views_game_records
+from registry import arbiter_views, moderation_views, player_search, views, views_game_records
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -14,6 +14,9 @@ urlpatterns = [
     # the other games' boards (issue 36), before talu's strata: a game key is never S1-S3
     path("", include("registry.game_ratings.urls")),
     path("leaderboard/<str:code>/", views.leaderboard, name="leaderboard_stratum"),
+    # chat reports and moderation (issue 39)
+    path("moderation/", moderation_views.page, name="moderation"),
+    path("moderation/act/", moderation_views.act, name="moderation_act"),
     path("arbiter/", arbiter_views.console, name="arbiter_console"),
     path("arbiter/state.json", arbiter_views.console_state, name="arbiter_state"),
     path("arbiter/games/<uuid:game_id>/signs.json", arbiter_views.game_signs,

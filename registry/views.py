@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from registry import logins
+from registry.accounts import verify
 from registry.forms import AnpcForm, LoginForm, SignupForm
 from registry.models import GameRecord, Player, RegistryGame
 from registry.profiles import profile_of, rating_history
@@ -67,6 +68,10 @@ def signup(request):
             return _refused(request, "registration/signup.html", {"form": form}, refusal,
                             "new accounts from your address")
         user = form.save()
+        if form.cleaned_data["email"]:  # issue 39: used once its link is followed
+            verify.ask(user, form.cleaned_data["email"])
+            messages.info(request, f"We sent a link to {form.cleaned_data['email']}: open it "
+                                   f"to confirm your address.")
         login(request, user, backend="registry.logins.LimitedModelBackend")
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})

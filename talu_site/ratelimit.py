@@ -1,5 +1,6 @@
 """Rate limits per account and per address (issue 27, findings 4 and 10): log-ins, sign-ups,
-challenges, websocket connects, (issue 23) pool joins and games against the computer.
+challenges, websocket connects, (issue 23) pool joins and games against the computer, (issue 39)
+chat messages and reports.
 
 One mechanism for all of them: a count per (limit, key) in a fixed window, kept in Django's
 default cache. With ``REDIS_URL`` that cache is Redis, shared by every server process, so a
@@ -62,6 +63,9 @@ DEFAULTS = {
     "pool_leave": "30/minute",
     # games against the computer one player starts (at most TALU_MAX_COMPUTER_GAMES at once)
     "computer_game": "20/10minute",
+    # chat messages one account sends beside games, and the reports it makes (issue 39)
+    "chat": "5/10second",
+    "chat_report": "10/10minute",
 }
 
 

@@ -79,6 +79,8 @@ INSTALLED_APPS = [
     "registry",
     "registry.events",  # issue 21: club events (R41-R43)
     "registry.game_ratings",  # issue 36: ratings of the games other than talu
+    "registry.accounts",  # issue 39: email, settings, closing an account, the mail queue
+    "registry.notices",  # issue 39: notifications on the site (the bell, /notifications/)
     "play",
 ]
 
@@ -418,6 +420,9 @@ vars().update(env_email_url(
     "EMAIL_URL", "consolemail://",
     "smtp://, smtps://, smtp+tls:// or smtp+ssl://user:password@host:port; consolemail://, "
     "filemail://, memorymail:// or dummymail://"))
+# One send waits at most this long for the mail server (the worker sends the queue,
+# registry.accounts.mailqueue: a server that hangs must not hold its other jobs).
+EMAIL_TIMEOUT = 20
 DEFAULT_FROM_EMAIL = env_email_address(
     "DEFAULT_FROM_EMAIL", "talu <noreply@localhost>",
     "an address, bare or with a name: talu <noreply@example.org>")

@@ -20,6 +20,9 @@ urlpatterns = [
          name="api-docs"),
     path("api/v1/", include("registry.api.urls")),
     path("events/", include("registry.events.urls")),  # issue 21
+    path("clubs/", include("registry.clubs.urls")),  # issue 38
+    path("accounts/", include("registry.accounts.urls")),  # issue 39
+    path("notifications/", include("registry.notices.urls")),  # issue 39
     path("", include("registry.urls")),
     path("", include("play.urls")),
 ]

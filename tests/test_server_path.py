@@ -27,7 +27,8 @@ SERVER_PATH = (
     "play.gameview", "play.computer", "play.lobby", "play.views", "play.views_games",
     "play.views_learn", "play.templatetags", "play.seats", "play.models", "play.management",
     "play.forms", "play.urls", "play.routing", "play.ports", "play.background_pool",
-    "play.conf", "play.admin", "play.apps", "play.demo_hooks", "play", "talu_site",
+    "play.conf", "play.admin", "play.apps", "play.chat", "play.demo_hooks", "play",
+    "talu_site",
 )
 #: Modules of ``play`` outside the server path, and why they may name a game.
 OUTSIDE = {

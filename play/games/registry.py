@@ -73,6 +73,13 @@ def _titled(game: str, variant: str) -> str:
     return variant if variant.startswith(game) else f"{game} · {variant}"
 
 
+def full_title(variant: str) -> str:
+    """A variant with its game's title, talu's too, for words outside the lists ("Talu ·
+    Standard", "Tablut 9x9")."""
+    match = rules_for(variant)
+    return _titled(match.rules.title, match.variant(variant).title)
+
+
 def two_seat_choices() -> list[tuple[str, str]]:
     """``variant_choices`` of the variants two players play: what a challenge, a pool or an
     event may be (a table of more seats is started otherwise)."""

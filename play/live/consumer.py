@@ -31,6 +31,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from play import conf, gameview
+from play.chat import socket as chat_socket
 from play.commands import arbiter as arbiter_messages
 from play.commands import path
 from play.commands import player as player_messages
@@ -292,6 +293,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "pong", "version": self.sent_version})
         elif kind in ("hello", "sync"):
             await self.delivery.sync(msg.get("last_version"))
+        elif kind in chat_socket.TYPES:  # chat beside the game (issue 39)
+            await chat_socket.handle(self, msg)
         else:
             await self._command(msg)
 
@@ -396,6 +399,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_meta(self, event: dict[str, Any]) -> None:
         """The game's metadata after archiving (records, rating changes)."""
         await self._send_text(event["text"])
+
+    async def chat_frame(self, event: dict[str, Any]) -> None:
+        """A chat frame of one channel: sent if this socket's viewer reads that channel
+        (spectators never the players', ``play.chat.socket.audience``)."""
+        if chat_socket.audience(self.side, event["channel"]):
+            await self._send_text(event["text"])
 
     async def presence(self, event: dict[str, Any]) -> None:
         self.count_sent = event["spectators"]

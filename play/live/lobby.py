@@ -10,12 +10,16 @@ polling. Messages (server to client, JSON):
 * ``{"type": "started", "game": uuid, "url": ..., "event": name, "round": n}``: an event's
   round has started this account's game (R41; by its arbiter, or by the worker at the round's
   scheduled time): open the game.
+* ``{"type": "notification", "unread": n, "text": ..., "url": ...}``: a notice reached this
+  account on the site (issue 39, ``registry.notices``): its unread count and its newest unread
+  notice, for the bell (``static/notices/bell.js``).
 
 Sent by :func:`notify` (everyone in the lobby), :func:`notify_users` (a few accounts),
-:func:`announce_started` and ``delivery.announce_pairing``. The client sends nothing; a lost
-message costs at most the page's slow safety refresh. ``changed`` for everyone is coalesced
-(``play.live.coalesce``, issue 41): at most one a second from each process, the last change
-within about a second, however fast joins, leaves and challenges come.
+:func:`announce_started`, :func:`announce_notification` and ``delivery.announce_pairing``.
+The client sends nothing; a lost message costs at most the page's slow safety refresh.
+``changed`` for everyone is coalesced (``play.live.coalesce``, issue 41): at most one a second
+from each process, the last change within about a second, however fast joins, leaves and
+challenges come.
 """
 
 from __future__ import annotations
@@ -82,6 +86,16 @@ async def announce_started(games: Iterable[tuple[Any, Any, Any]], event: str,
                 "round": round_number})
 
 
+async def announce_notification(user_id: Any, unread: int, text: str, url: str) -> None:
+    """Tell one account's lobby sockets, on every process, its unread count and newest notice
+    (issue 39); the bell's slow poll is the fallback of a lost message."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    await layer_call(layer.group_send, user_group(user_id), {
+        "type": "lobby.notification", "unread": unread, "text": text, "url": url})
+
+
 def _account_of(user) -> int | None:
     """The logged-in account's id (the scope's user is lazy: reading it reads the session)."""
     return user.pk if user is not None and user.is_authenticated else None
@@ -144,3 +158,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             "type": "started", "game": event["game"],
             "url": reverse("game", args=[event["game"]]), "event": event["event"],
             "round": event["round"]}))
+
+    async def lobby_notification(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=wire.encode({
+            "type": "notification", "unread": event["unread"], "text": event["text"],
+            "url": event["url"]}))

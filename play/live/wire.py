@@ -14,11 +14,13 @@ from urllib.parse import parse_qs
 
 import orjson
 
-# The last five are an arbiter's only (R39, ``play.games.ARBITER_ONLY``); "offer" and
-# "decline" are offers between players (a null game, a draw).
+# "warn" to "add_time" are an arbiter's only (R39, ``play.games.ARBITER_ONLY``); "offer" and
+# "decline" are offers between players (a null game, a draw); the last three are chat beside
+# the game (issue 39, ``play.chat.socket``).
 CLIENT_TYPES = ("hello", "sync", "step", "end", "pass", "resign", "flag", "claim",
                 "adjourn", "resume", "offer", "decline", "probe", "ping",
-                "warn", "count_as_pass", "forfeit", "null", "add_time")
+                "warn", "count_as_pass", "forfeit", "null", "add_time",
+                "chat", "report", "mute")
 
 
 log = logging.getLogger(__name__)

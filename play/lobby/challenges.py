@@ -9,9 +9,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 
+from play import ports
+from play.chat import restrictions
 from play.games import clock
-from play.games.registry import checked_options, variant_of
+from play.games.registry import checked_options, full_title, variant_of
 from play.lifecycle import start_table
 from play.models import Challenge, Game
 from talu_site import ratelimit
@@ -28,6 +31,8 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
     """``address``: where the request came from (``talu_site.clientaddr.limit_key``), counted
     against the limit per address too."""
     _within_limits(user, address)
+    if rated:
+        _may_play_rated(user)
     try:  # any game's two-seat variant, by key ("tafl/11x11"); talu's by its name too
         spec = variant_of(variant)
     except KeyError:
@@ -58,10 +63,16 @@ def open_challenge(user, variant: str = "standard", rated: bool = True, opponent
         # open ones before any was created, and all got past the cap.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         _within_cap(user)
-        return Challenge.objects.create(creator=user, opponent=opp, game_key=spec.game,
-                                        variant=spec.name, options=options, rated=rated,
-                                        side=side,
-                                        time_control=time_control)
+        challenge = Challenge.objects.create(creator=user, opponent=opp, game_key=spec.game,
+                                             variant=spec.name, options=options, rated=rated,
+                                             side=side, time_control=time_control)
+        if opp is not None:  # issue 39: a notice to the player named, as they chose
+            ports.directory().notify(
+                opp, "challenge", f"{user.get_username()} challenges you to a "
+                f"{'rated' if rated else 'casual'} game of {full_title(spec.key)} "
+                f"({challenge.time_label}).",
+                reverse("lobby"))
+        return challenge
 
 
 def _within_limits(user, address: str | None = None) -> None:
@@ -74,6 +85,14 @@ def _within_limits(user, address: str | None = None) -> None:
         refusal = ratelimit.limit("challenge_address").hit(address)
     if refusal is not None:
         raise ChallengeError(refusal.message("challenges opened"))
+
+
+def _may_play_rated(user, who: str = "you") -> None:
+    """A moderator's restriction from rated play (issue 39) refuses a rated challenge, in
+    words; casual ones stay open."""
+    refusal = restrictions.rated_refusal(user, who)
+    if refusal is not None:
+        raise ChallengeError(refusal)
 
 
 def _within_cap(user) -> None:
@@ -108,6 +127,9 @@ def accept_challenge(user, challenge_id: int, rng: random.Random | None = None) 
             raise ChallengeError("you cannot accept your own challenge")
         if ch.opponent_id is not None and ch.opponent_id != user.pk:
             raise ChallengeError("that challenge is for another player")
+        if ch.rated:
+            _may_play_rated(user)
+            _may_play_rated(ch.creator, ch.creator.get_username())
         side = ch.side
         if side == "random":
             side = (rng or random.SystemRandom()).choice(["I", "O"])

@@ -44,6 +44,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play import conf, ports
+from play.chat import restrictions
 from play.games import clock
 from play.games.registry import two_seat_choices, variant_of
 from play.lifecycle import StartError, start_table
@@ -152,6 +153,8 @@ def join(user, variant: str = "standard", time_control: str = "fischer 600+5",
         raise RateLimited(refusal.message("pool joins"))
     if not user.is_active:
         raise PoolError("this account is deactivated: it cannot join a pool")
+    if rated and (refusal_words := restrictions.rated_refusal(user)) is not None:
+        raise PoolError(refusal_words)  # issue 39: a moderator's restriction
     pool = pool_for(variant, time_control, rated)
     game_key, name = _game(pool.variant)
     playing = game_in_play(user)

@@ -41,6 +41,9 @@ class Event(models.Model):
     rounds = models.PositiveSmallIntegerField(default=0)  # a Swiss's; 0: from the system
     auto_arbiter = models.CharField(max_length=4, choices=POLICIES, default="warn")
     venue = models.CharField(max_length=6, choices=VENUES, default="online")
+    # chat beside the event's games (issue 39): off unless its arbiters allow it; changed at
+    # any time (not one of SETTINGS), read when a message is sent
+    chat = models.BooleanField(default=False)
     min_rating = models.PositiveIntegerField(null=True, blank=True)
     min_stratum = models.PositiveSmallIntegerField(null=True, blank=True)
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="arbiter_of")

@@ -4,8 +4,9 @@ Three ways: the lobby's socket at once (``{"type": "started"}``, after the commi
 ``announce_started``), the event banner on every page (``{% event_banner %}``), and one mail
 each (``mail_due``, run by the worker): the worker claims a round's notices with a conditional
 update on ``Round.notified`` and sends them with the correspondence notices' helper
-(``play.worker.notices.mail_player``), so no game's players are mailed twice; a player without
-an address is skipped, and a failed send is logged and not repeated.
+(``play.worker.notices.mail_player``), so no game's players are mailed twice; the mail queue
+(``registry.accounts``) sends them, to players who chose them and have a verified address;
+the same helper stores them as notices on the site (issue 39, ``registry.notices``).
 """
 
 from __future__ import annotations
@@ -67,5 +68,8 @@ def mail_due(now: datetime | None = None, limit: int = 4) -> int:
         for p in boards:
             for side, user in (("I", p.game.player_i), ("O", p.game.player_o)):
                 subject, body = _notice(p, side)
-                sent += mail_player(user, p.game, subject, body)
+                opponent = p.black if side == "I" else p.white
+                text = (f"{p.round.event.name}, round {p.round.number}: your game against "
+                        f"{opponent.name} has started.")
+                sent += mail_player(user, p.game, subject, body, kind="round", text=text)
     return sent

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.utils import timezone
 
+from play.chat import restrictions
 from play.games import clock
 from play.games.registry import variant_of
 from play.games.text import TextError, clean_name, problem
@@ -128,6 +129,9 @@ def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
     if not can_create(user, body):
         raise EventError("only a registrar of the body (or staff) announces its events",
                          "forbidden")
+    if body.suspended is not None:  # the federation's suspension (issue 38, registry.clubs)
+        raise EventError(f"{body.name} is suspended by the federation: it announces no "
+                         "events until the suspension is lifted", "forbidden")
     values.setdefault("name", "")
     _check_settings(body, values)
     values = hettlandic.settle(values)  # R44: phase 1's fixed settings
@@ -154,6 +158,17 @@ def change_settings(user, event: Event, **values) -> Event:
             setattr(event, name, value)
         event.revision += 1
         event.save()
+    return event
+
+
+def set_chat(user, event: Event, allowed: bool) -> Event:
+    """The event's arbiters allow chat beside its games, or take it away (issue 39): at any
+    time, not only before round 1 (a setting of conduct, not of the competition); it holds
+    from the next message on."""
+    _manage(user, event)
+    Event.objects.filter(pk=event.pk).update(chat=bool(allowed))
+    event.chat = bool(allowed)
+    touch(event.pk)
     return event
 
 
@@ -212,6 +227,13 @@ def _open_for_entries(event: Event) -> int:
     return paired
 
 
+def _may_play_rated(event: Event, user, who: str) -> None:
+    """A rated event takes no entry of an account a moderator restricted from rated play
+    (issue 39), in words."""
+    if event.rated and (refusal := restrictions.rated_refusal(user, who)) is not None:
+        raise EventError(refusal, "forbidden")
+
+
 def register(user, event: Event) -> Entry:
     """A player enters an online (or board) event themselves, if they meet its conditions."""
     if not (user and user.is_authenticated):
@@ -224,6 +246,7 @@ def register(user, event: Event) -> Entry:
             raise EventError("you are already entered", "conflict")
         _not_an_arbiter(event, player, "you are")
         check_conditions(event, player, "yours is")
+        _may_play_rated(event, user, "you")
         entry = Entry.objects.create(event=event, player=player, key=player.player_id,
                                      name=user.get_username(), rating=player.rating,
                                      joined_round=paired + 1)
@@ -273,6 +296,8 @@ def enter(event: Event, player, key: str, name: str, rating: int) -> Entry:
             raise EventError(f"{name} is already entered", "conflict")
         _not_an_arbiter(event, player, f"{name} is")
         hettlandic.check_entry(event, player)  # registered players meeting the conditions
+        if player is not None and player.user_id is not None:
+            _may_play_rated(event, player.user, name)
         entry = Entry.objects.create(event=event, player=player, key=key, name=name[:200],
                                      rating=rating, joined_round=paired + 1)
         if paired:

@@ -254,6 +254,11 @@ def _act(request, event: Event, action: str) -> str:
                 raise services.EventError(f"no account {sorted(missing)[0]!r}")
             services.set_arbiters(user, event, users)
         return "Settings saved."
+    if action == "chat":  # issue 39: chat beside the event's games, off by default
+        allowed = post.get("chat") == "on"
+        services.set_chat(user, event, allowed)
+        return ("Chat is on beside this event's games." if allowed else
+                "Chat is off beside this event's games.")
     if action == "pair":
         asked = services.request_pairing(user, event, force=post.get("force") == "on")
         return f"Round {asked.number} is being paired: the page shows it when it is done."

@@ -46,6 +46,10 @@
   var T = window.Talu = window.Talu || {};
   var Client = window.TaluClient = window.TaluClient || {};
   Client.renderers = Client.renderers || {};
+  // Other scripts of the page hear the socket's messages of a type (chat.js: "chat", ...):
+  // TaluClient.on(type, fn); TaluClient.send(obj) sends on the socket (issue 39).
+  var listeners = {};
+  Client.on = function (type, fn) { (listeners[type] = listeners[type] || []).push(fn); };
 
   var root = document.getElementById("game");
   var boardEl = document.getElementById("board");
@@ -471,12 +475,14 @@
 
     // The arbiter panel (arbiter.js) sends its actions on this socket and hears every message.
     window.taluSend = send;
+    Client.send = send;
     window.taluState = function () { return st.state; };
 
     function acknowledged(seq) {
       if (st.pending && st.pending.seq === seq) { st.pending = null; refuse(""); }
     }
     function onMessage(m) {
+      (listeners[m.type] || []).forEach(function (fn) { fn(m); });
       if (window.taluArbiter && m.seq && String(m.seq).indexOf("arb-") === 0) {
         window.taluArbiter(m);
         return;

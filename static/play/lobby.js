@@ -196,6 +196,10 @@
         window.location.href = m.url;
       }
       else if (m.type === "changed") refreshSoon();
+      // a notice for us (issue 39): the header's bell (static/notices/bell.js) shows it
+      else if (m.type === "notification") {
+        document.dispatchEvent(new CustomEvent("talu:notification", {detail: m}));
+      }
     };
     ws.onclose = function () {
       live = false;

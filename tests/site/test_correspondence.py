@@ -19,6 +19,7 @@ from play.lobby.mygames import my_games
 from play.models import Game
 from play.store import engines
 from play.worker import notices
+from registry.accounts.mailqueue import send_due as send_queued  # issue 39: mail is queued
 
 pytestmark = pytest.mark.django_db
 
@@ -62,15 +63,18 @@ def test_one_notice_per_turn_even_sent_twice(emailed):
     engines.forget()
     game = start_game(alice, bob, time_control="correspondence 3d")
     assert notices.send_due() == 1 and notices.send_due() == 0  # a second worker: nothing
+    send_queued()
     assert [m.to for m in mail.outbox] == [["alice@example.org"]]
     assert "your turn" in mail.outbox[0].subject and str(game.uuid) in mail.outbox[0].body
     _turn(game, "I", "A1", "B1")
     assert notices.send_due() == 1 and notices.send_due() == 0
+    send_queued()
     assert mail.outbox[-1].to == ["bob@example.org"]
     # A day before the deadline: one reminder, once.
     soon = timezone.now() + timedelta(hours=20)
     Game.objects.filter(pk=game.pk).update(deadline=soon, noticed=soon)
     assert notices.send_due() == 1 and notices.send_due() == 0
+    send_queued()
     assert "one day left" in mail.outbox[-1].subject and mail.outbox[-1].to == ["bob@example.org"]
     assert len(mail.outbox) == 3
 

@@ -176,6 +176,8 @@ BAD: dict[str, tuple[str, dict[str, str]]] = {
     "TALU_RATE_POOL_JOIN_ADDRESS": ("never", {}),
     "TALU_RATE_POOL_LEAVE": ("30/minute/account", {}),
     "TALU_RATE_COMPUTER_GAME": ("20/10 minutes please", {}),
+    "TALU_RATE_CHAT": ("5 per 10 seconds", {}),
+    "TALU_RATE_CHAT_REPORT": ("0/hour", {}),
     "TALU_API_RATE_ANON": ("abc", {}),
     "TALU_API_RATE_USER": ("600/10minute", {}),  # ratelimit's form; DRF's KeyError per request
     "TALU_API_RATE_BODY": ("600/mango", {}),  # DRF would read 600 a minute

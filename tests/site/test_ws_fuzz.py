@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 MESSAGES_PER_SOCKET = 150
 # Every type a client may send (the arbiter's too, and the probe's echo), and some it may not.
 TYPES = (*CLIENT_TYPES, "launch", "", "STEP", None, 7, ["step"])
-ANSWERS = {"update", "rejected", "error", "pong", "spectators", "game"}
+ANSWERS = {"update", "rejected", "error", "pong", "spectators", "game",
+           # chat beside the game (issue 39): it changes nothing of the game
+           "chat", "chat_refused", "reported", "muted"}
 ERROR_CODES = {"bad_json", "bad_message", "unknown_type", "too_large", "not_found"}
 # An arbiter's reason that no action takes (R39: a reason in words, 1 to 500 printable
 # characters; an adjournment's at most 200): the arbiter's fuzzed actions are all refused.

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0012_i36_computer_seat'),
+        ('play', '0013_i39_chat'),
     ]
 
     operations = [
