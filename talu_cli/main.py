@@ -44,6 +44,8 @@ def emit(obj: object) -> None:
 
 #: ``replay``/``suggest --game G``: the module that reads G's records (talu's is the default).
 OTHER_GAMES = {"tafl": "talu_cli.replay_tafl", "tablut": "talu_cli.replay_tafl"}
+#: ``suggest --game G``: the module of G's computer (``talu_cli.suggest_tafl``).
+OTHER_SUGGEST = {"tafl": "talu_cli.suggest_tafl", "tablut": "talu_cli.suggest_tafl"}
 
 
 def _game_option(argv: list[str]) -> str | None:
@@ -61,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = _game_option(args_list) if args_list[:1] in (["replay"], ["suggest"]) else None
     if game in OTHER_GAMES:
         try:
-            return int(importlib.import_module(OTHER_GAMES[game]).run_command(args_list))
+            module = (OTHER_SUGGEST if args_list[0] == "suggest" else OTHER_GAMES)[game]
+            return int(importlib.import_module(module).run_command(args_list))
         except KeyboardInterrupt:
             return 130
         except BrokenPipeError:

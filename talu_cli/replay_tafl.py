@@ -1,8 +1,7 @@
 """``talu replay --game tafl|tablut FILE --json`` (CLI-CONTRACT.md, "Other games"): replay an
 OTN game record (T13) and report the position and the result; the first malformed or illegal
 move is ``{"ok": false, "move": N, "error": "..."}`` and exit 1 (N from 1, 0 for the header).
-
-``talu suggest --game tafl|tablut`` answers a clear error until the computer plays tafl.
+Its parser is also ``talu suggest --game``'s (``talu_cli.suggest_tafl``).
 """
 
 from __future__ import annotations
@@ -69,12 +68,9 @@ def _fail(move: int, error: str, as_json: bool) -> int:
 
 
 def run_command(argv: Sequence[str]) -> int:
-    """``argv`` is the whole command line after ``talu`` (``replay ...`` or ``suggest ...``)."""
+    """``argv`` is the whole command line after ``talu`` (``replay ...``)."""
     command, rest = argv[0], list(argv[1:])
     args = build_parser(command).parse_args(rest)
-    if command == "suggest":
-        return _fail(0, f"the computer does not play {args.game} yet: there is no suggestion",
-                     args.json)
     try:
         if args.file == "-":
             text = sys.stdin.read()

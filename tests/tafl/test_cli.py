@@ -112,13 +112,6 @@ def test_the_other_games_record_and_a_missing_file(tmp_path, capsys):
     assert code == 1 and out["move"] == 0 and "cannot read" in out["error"]
 
 
-def test_suggest_for_tafl_is_a_clear_error_not_a_traceback(tmp_path, capsys):
-    path = tmp_path / "g.otn"
-    path.write_text("[variant:tafl 7x7]\n\n1. d2-c2\n")
-    code, out = _run(capsys, "suggest", "--game", "tafl", str(path), "--json")
-    assert code == 1 and out["ok"] is False and "does not play tafl yet" in out["error"]
-
-
 def test_talu_replay_is_unchanged_and_game_talu_is_the_default(tmp_path):
     path = tmp_path / "empty.stgn"
     path.write_text("")

@@ -1,7 +1,7 @@
 """The tafl games' optional parts (``play.games.protocol.parts``): their review, the browser
-renderer both share (``static/games/tafl.js``), their lessons, their notation's name (OTN,
-T12-T13), and one rating per game across its board sizes (issue 42: a rating for ``tafl`` and
-one for ``tablut``)."""
+renderer both share (``static/games/tafl.js``), their computer players, their lessons, their
+notation's name (OTN, T12-T13), and one rating per game across its board sizes (issue 42: a
+rating for ``tafl`` and one for ``tablut``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from play.games.protocol.parts import GameParts, Lessons, Review
 
 from . import lessons
+from .computer import COMPUTERS
 from .review import review
 
 
@@ -25,8 +26,8 @@ def parts(game: str) -> GameParts:
     items = lessons.TAFL_LESSONS if game == "tafl" else lessons.TABLUT_LESSONS
     words = {"immunity": "the king's immunity (T6): a king who moves between two "
                          "attackers without capturing is not removed"} if game == "tafl" else {}
-    return GameParts(review=_review_of(game), renderer="tafl", notation="OTN",
-                     rated_by_variant=False, option_words=words,
+    return GameParts(computer=COMPUTERS[game], review=_review_of(game), renderer="tafl",
+                     notation="OTN", rated_by_variant=False, option_words=words,
                      lessons=Lessons(items=items, attempt=lessons.attempt,
                                      initial=lessons.initial))
 
