@@ -50,6 +50,10 @@ def play_the_computer(user, variant: str = "standard", level: int = 3, side: str
     if not isinstance(level, int) or level not in levels:
         raise ComputerGameError(f"the computer's level is a number from {min(levels)} to "
                                 f"{max(levels)}")
+    # the lobby's form says I and O for the first and the second seat of any game (talu's
+    # light and dark; its labels name the chosen variant's seats: static/play/lobby.js)
+    if side in ("I", "O") and side not in seats:
+        side = seats[0] if side == "I" else seats[1]
     if side not in ("random", *seats):
         raise ComputerGameError(f"side must be random, {' or '.join(seats)}")
     try:

@@ -24,9 +24,9 @@ class AccountSettings(models.Model):
     # {kind: {"email": bool, "site": bool}}; missing entries have prefs.KINDS' defaults
     notices = models.JSONField(default=dict, blank=True)
     theme = models.CharField(max_length=8, choices=THEMES, default="light")
-    sound = models.BooleanField(default=True)
+    sound = models.BooleanField(default=False)  # a page that beeps unasked surprises
     confirm_moves = models.BooleanField(default=False)
-    show_overlaps = models.BooleanField(default=True)
+    show_overlaps = models.BooleanField(default=False)  # talu's marks: off, as the board had them
     # closed by its owner: the login is gone, the player and their records stay (R31-R35)
     closed_at = models.DateTimeField(null=True, blank=True)
 

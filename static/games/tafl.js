@@ -219,6 +219,10 @@
     destroy: function () { if (board) board.destroy(); board = null; },
     showFrame: function (frame) { if (board) board.showFrame(frame); },
     seatName: function (seat) { return SEATS[seat] || ""; },
+    confirmText: function (command) {
+      var step = command.step || {};
+      return step.move ? "Play " + step.move + "?" : step.remove ? "Remove the piece on " + step.remove + "?" : "";
+    },
     // One line a move ("1. e4-e7", "1... d5-d8"), each a turn of the review (T12, T13).
     notation: function (view) {
       return (view.moves || []).map(function (m, i) {

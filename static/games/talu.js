@@ -20,7 +20,10 @@
 
   function mount(element, first, api) {
     var mySide = api.seat;
-    var st = {state: null, selected: null, showMarks: false, focus: null, frame: false};
+    // overlaps shown from the start when the account asks for it (issue 39: data-overlaps)
+    var marksOn = document.documentElement.dataset.overlaps === "on";
+    var st = {state: null, selected: null, showMarks: marksOn, focus: null, frame: false};
+    if (marksOn && $("show-marks")) { $("show-marks").checked = true; $("marks-legend").hidden = false; }
     var view = new T.BoardView(element, {flip: mySide === "O"});
     var cells = view.cells;
     var off = [];  // listeners on elements outside the board, removed by destroy
@@ -323,6 +326,8 @@
     destroy: function () { if (board) board.destroy(); board = null; },
     showFrame: function (frame) { if (board) board.showFrame(frame); },
     seatName: T.sideName,
-    decisionText: decisionText
+    decisionText: decisionText,
+    // "confirm my moves": a talu turn is several steps; the end of it is the move to confirm
+    confirmText: function (command) { return command.type === "end" ? "End your turn here?" : ""; }
   });
 })();

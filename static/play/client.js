@@ -21,8 +21,10 @@
  *     decisionText: function (d) {},            // an arbiter decision of the game's own in
  *                                               //   words (R34, R39), or null
  *     showFrame: function (frame) {},           // a past position for the review (review.js)
- *     notation: function (view) {}              // the move list's lines, each one turn of the
+ *     notation: function (view) {},             // the move list's lines, each one turn of the
  *                                               //   review (default: view.notation, talu's)
+ *     confirmText: function (command) {}        // the question "confirm my moves" asks
+ *                                               //   before sending command ("" sends at once)
  *   });
  *
  * ``element`` is the board element (#board), ``view`` the server's state (update.state).
@@ -116,6 +118,11 @@
       pending: function () { return !!st.pending; },
       send: function (command) {
         if (st.pending) return false;
+        // "Confirm my moves" (issue 39, the account's setting: data-confirm-moves on <html>):
+        // the renderer words the commands that need it (a tafl move; talu's end of a turn)
+        var ask = document.documentElement.dataset.confirmMoves === "on" && R.confirmText ?
+          R.confirmText(command) : "";
+        if (ask && !window.confirm(ask)) return false;
         var m = {type: command.type, version: st.version, seq: st.seqBase + "-" + (++st.seqN)};
         Object.keys(command).forEach(function (k) { if (k !== "type") m[k] = command[k]; });
         st.pending = m;
@@ -569,7 +576,10 @@
     // Resignation, offers and claims: the same for every game (R37, R38).
     var sound = $("sound");
     if (sound) {
-      try { sound.checked = localStorage.getItem("talu.sound") === "1"; } catch (err) { /* private mode */ }
+      // this browser's own choice, else the account's setting (issue 39: data-sound on <html>)
+      var saved = null;
+      try { saved = localStorage.getItem("talu.sound"); } catch (err) { /* private mode */ }
+      sound.checked = saved !== null ? saved === "1" : document.documentElement.dataset.sound === "on";
       sound.addEventListener("change", function () {
         try { localStorage.setItem("talu.sound", sound.checked ? "1" : "0"); } catch (err) { /* ignore */ }
       });

@@ -252,32 +252,39 @@
   // The challenge form speaks the chosen variant's words: "Play as" names its seats (tafl's
   // attackers and defenders, not talu's light and dark) and only its own options show.
   var seatsData = document.getElementById("variant-seats");
-  var chVariant = document.getElementById("id_variant"), chSide = document.getElementById("id_side");
-  function showVariant() {
+  function speakVariant(variantEl, sideEl, form) {
     var all = seatsData ? JSON.parse(seatsData.textContent) : {};
-    var v = all[chVariant.value];
+    var v = all[variantEl.value];
     if (!v) return;
-    Array.prototype.forEach.call(chSide.options, function (o) {
+    Array.prototype.forEach.call(sideEl.options, function (o) {
       if (o.value === "I") o.textContent = v.seats[0] + " (moves first)";
       if (o.value === "O") o.textContent = v.seats[1];
     });
-    Array.prototype.forEach.call(document.querySelectorAll("#challenge-form input[name=options]"), function (box) {
+    Array.prototype.forEach.call(form.querySelectorAll("input[name=options]"), function (box) {
       var shown = v.options.indexOf(box.value) >= 0;
       if (!shown) box.checked = false;
       var label = box.closest("label") || box;
       label.hidden = !shown;
     });
-    var group = document.getElementById("id_options");  // its label's <p> ends before the div
+    var group = form.querySelector("#id_options");  // its label's <p> ends before the div
     if (group) {
       group.hidden = !v.options.length;
       var prev = group.previousElementSibling;
       if (prev && prev.tagName === "P" && prev.querySelector("label")) prev.hidden = group.hidden;
     }
   }
-  if (chVariant && chSide) {
-    chVariant.addEventListener("change", showVariant);
-    showVariant();
-  }
+  // The challenge form and the computer's speak the chosen variant's words: "Play as" names
+  // its seats (tafl's attackers and defenders, not talu's light and dark) and only its own
+  // options show.
+  [["id_variant", "id_side", "challenge-form"], ["id_computer_variant", "id_computer_side", "computer-form"]]
+    .forEach(function (ids) {
+      var v = document.getElementById(ids[0]), sd = document.getElementById(ids[1]),
+        f = document.getElementById(ids[2]);
+      if (!v || !sd || !f) return;
+      var go = function () { speakVariant(v, sd, f); };
+      v.addEventListener("change", go);
+      go();
+    });
   poll();
   connect();
 })();

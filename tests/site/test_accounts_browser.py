@@ -59,6 +59,7 @@ def test_the_settings_page_turns_the_site_dark(live_site, browser, viewport):
 
     page.check("input[name=theme][value=dark]")
     page.uncheck("input[name=sound]")
+    page.check("input[name=show_overlaps]")  # off by default, as the board had them
     page.uncheck("input[name=notice_turn_email]")
     page.click("[data-testid=prefs-form] button[type=submit]")
     expect(page.locator(".messages")).to_contain_text("Your settings are saved.")
@@ -87,4 +88,6 @@ def test_the_settings_page_turns_the_site_dark(live_site, browser, viewport):
     assert page.evaluate("document.documentElement.dataset.sound") == "off"
     assert page.evaluate("document.documentElement.dataset.overlaps") == "on"
     assert page.evaluate("document.documentElement.dataset.confirmMoves") == "off"
+    assert page.is_checked("#show-marks")  # talu's board starts with its overlaps shown
+    assert not page.is_checked("#sound")
     context.close()

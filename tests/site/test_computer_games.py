@@ -498,3 +498,28 @@ async def test_a_turn_passed_to_the_computer_wakes_only_the_computer_s_job(make_
     finally:
         listening.cancel()
 
+
+
+@pytest.mark.asyncio
+async def test_the_computer_opens_a_tafl_game_through_the_lobby_form(make_user, client):
+    """Issue 42: the lobby's "Play the computer" plays tafl and Tablut: "Play as" O is the
+    second seat (the defenders in tafl), so the computer (the attackers, T2) moves first, its
+    move an OTN move of the rules, answered through the same command path as talu's."""
+    bob = await database_sync_to_async(make_user)("bob")
+    await database_sync_to_async(client.force_login)(bob)
+    answer = await database_sync_to_async(client.post)(
+        "/computer/new/", {"variant": "tafl/7x7", "level": "2", "side": "O",
+                           "time_control": "untimed"})
+    assert answer.status_code == 302
+    game = await Game.objects.aget(game="tafl")
+    assert game.variant == "7x7" and not game.rated
+    assert await database_sync_to_async(game.side_of)(bob) == "defenders"
+    worker = mover.Mover("w")
+    assert await worker.round() == 1
+    await worker.drain()
+    moves = await database_sync_to_async(
+        lambda: list(GameEvent.objects.filter(game=game, kind="move")
+                     .values_list("side", flat=True)))()
+    assert moves == ["attackers"]
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.to_move == "defenders"

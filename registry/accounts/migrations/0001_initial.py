@@ -37,9 +37,9 @@ class Migration(migrations.Migration):
                         max_length=8,
                     ),
                 ),
-                ("sound", models.BooleanField(default=True)),
+                ("sound", models.BooleanField(default=False)),
                 ("confirm_moves", models.BooleanField(default=False)),
-                ("show_overlaps", models.BooleanField(default=True)),
+                ("show_overlaps", models.BooleanField(default=False)),
                 ("closed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
