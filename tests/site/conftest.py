@@ -174,3 +174,17 @@ async def worker():
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+
+
+@pytest.fixture
+def tiny():
+    """The match's tiny test game (tests/match/tinygame.py) in the catalogue for one test: the
+    server path knows no game, so any registered one plays (issue 36)."""
+    from play.games.match.match import Match
+    from play.games.registry import register, unregister
+    from tests.match.tinygame import TinyRules
+
+    match = Match(TinyRules())
+    register(match)
+    yield match
+    unregister(match.name)

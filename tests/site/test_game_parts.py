@@ -15,22 +15,11 @@ from django.urls import reverse
 from play.computer.account import forget
 from play.computer.start import ComputerGameError, play_the_computer
 from play.games import registry
-from play.games.match.match import Match
 from play.games.protocol.parts import NO_PARTS
 from play.models import ComputerGame, Game
 from play.templatetags.talu_words import result_words
-from tests.match.tinygame import TinyRules
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tiny() -> Iterator[Match]:
-    """The tiny game in the catalogue, with no optional parts."""
-    match = Match(TinyRules())
-    registry.register(match)
-    yield match
-    registry.unregister(match.name)
 
 
 @pytest.fixture

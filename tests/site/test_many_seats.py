@@ -11,25 +11,15 @@ import json
 import pytest
 
 from play.commands.player import submit_as
-from play.games.match.match import Match
-from play.games.registry import register, unregister
 from play.lifecycle import StartError, start_table
 from play.models import Game, Seat
 from play.worker.loop import run_due
 from registry.game_ratings.models import GameRatingChange
 from registry.models import SignedGameRecord
 from registry.records.game_record import verify_document
-from tests.match.tinygame import TinyRules
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def tiny():
-    match = Match(TinyRules())
-    register(match)
-    yield match
-    unregister(match.name)
 
 
 def _play(game, user, action, **kwargs):

@@ -28,13 +28,6 @@ def _no_wave_wait(settings):
     settings.TALU_RATES = {**settings.TALU_RATES, "pool_join": "off", "challenge": "off"}
 
 
-@pytest.fixture
-def tiny():
-    match = Match(TinyRules())
-    register(match)
-    yield match
-    unregister(match.name)
-
 
 def _rated(user, display: int) -> None:
     """``user``'s tiny rating shown as ``display`` (1500 + 48 (mu - 25))."""

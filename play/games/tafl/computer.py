@@ -15,19 +15,17 @@ own computer: ``TAFL_COMPUTER`` and ``TABLUT_COMPUTER`` (``COMPUTERS`` by game k
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from play.games.protocol.parts import ComputerPlayer
+from play.games.thinking import CLOCK_RESERVE, budget, wall_seconds
 
 from .board import SIDE_NAMES
 from .game import TaflGame
 from .position import Position, Rules
 from .protocol import MOVE, REMOVE, TaflState
-from .search import LEVELS, choose_move, clock_seconds, get_level
-from .search.levels import CLOCK_RESERVE, wall_seconds
+from .search import LEVELS, choose_move, get_level
 
 
 def position_of(engine: Any) -> tuple[Position, bool]:
@@ -87,15 +85,8 @@ class TaflComputer:
         pos, over = position_of(engine)
         if over:
             return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
-        reserve = CLOCK_RESERVE if reserve is None else reserve
         lv = get_level(level)
-        left = None
-        if deadline is not None:
-            ceiling = lv if seconds is None else replace(lv, seconds=seconds)
-            left = (deadline - time.time() * 1000) / 1000
-            seconds = clock_seconds(ceiling, left, increment, reserve)
-        thinking = lv.seconds if seconds is None else seconds
-        wall = wall_seconds(thinking, left, reserve) if thinking or left is not None else None
+        thinking, wall = budget(lv.seconds, seconds, deadline, increment, reserve)  # R36
         choice = choose_move(pos, lv, seed=seed, nodes=nodes, seconds=thinking, wall=wall)
         name = pos.geo.name
         steps: list[dict[str, str]] = []

@@ -8,7 +8,7 @@ the computer's search plays the bare ``Position`` (``game.pos``).
 
 from __future__ import annotations
 
-from .board import ATTACKERS, DEFENDERS, KING, SIDE_NAMES, Geometry
+from .board import ATTACKERS, DEFENDERS, KING, LETTERS, SIDE_NAMES, Geometry
 from .errors import GameFinished, IllegalMove, MalformedMove
 from .otn import RESIGN, MoveRecord, check_suffix, parse_move, suffix_after, write_move
 from .position import Position, Rules
@@ -130,6 +130,33 @@ class TaflGame:
 
     def side_name(self, side: int | None) -> str | None:
         return None if side is None else SIDE_NAMES[side]
+
+    # --- as people read it (the site's view, its review) ---------------------------------------
+    def pieces(self) -> dict[str, str]:
+        """The board by square name, in OTN letters (t attacker, T defender, K king)."""
+        name = self.geo.name
+        return {name(sq): LETTERS[p] for sq, p in enumerate(self.pos.board) if p}
+
+    def last_move(self) -> dict[str, object] | None:
+        """The last move with its captures and its record; during a turn whose T8 removals
+        are still to choose, that turn's move and the removals so far (no record yet)."""
+        pos, name = self.pos, self.geo.name
+        if pos.pending:
+            frm, to, _ = pos.turn_move
+            return {"from": name(frm), "to": name(to),
+                    "captured": [name(s) for s, _ in pos.turn_caps], "record": ""}
+        if not pos.history:
+            return None
+        ply = pos.history[-1]
+        return {"from": name(ply.frm), "to": name(ply.to),
+                "captured": [name(s) for s, _ in ply.captured],
+                "record": self.records[-1] if self.records else ""}
+
+    def raichi(self) -> list[str]:
+        """Tablut's raichi squares (T11) while the game goes on; none in tafl."""
+        if not self.pos.tablut or self.result is not None:
+            return []
+        return [self.geo.name(s) for s in self.pos.raichi()]
 
 
 __all__ = ["ATTACKERS", "DEFENDERS", "TaflGame"]

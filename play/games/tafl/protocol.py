@@ -35,7 +35,7 @@ from play.games.protocol import (
     Variant,
 )
 
-from .board import KING, LETTERS, SIDE_NAMES
+from .board import KING, SIDE_NAMES
 from .game import TaflGame
 from .position import Rules, decode
 from .records import VARIANTS, notation
@@ -203,17 +203,8 @@ class TaflRules:
         if pos.pending and not e.over:
             remove = {"choices": [name(s) for s in pos.removal_choices()],
                       "groups": [[name(s) for s in grp] for grp in pos.groups]}
-        last = None
-        if pos.history:
-            ply = pos.history[-1]
-            last = {"from": name(ply.frm), "to": name(ply.to),
-                    "captured": [name(s) for s, _ in ply.captured],
-                    "record": g.records[-1] if g.records else ""}
-        if pos.pending:  # the turn in progress: its move and its removals so far
-            frm, to, _ = pos.turn_move
-            last = {"from": name(frm), "to": name(to),
-                    "captured": [name(s) for s, _ in pos.turn_caps], "record": ""}
-        raichi = [name(s) for s in pos.raichi()] if pos.tablut and g.result is None else []
+        last = g.last_move()
+        raichi = g.raichi()
         result = None
         if g.result is not None:
             result = {"winner": g.side_name(g.result[0]), "reason": g.result[1]}
@@ -221,7 +212,7 @@ class TaflRules:
         return {
             "game": self.key, "variant": g.rules.variant, "size": geo.n,
             "immunity": g.rules.immunity,
-            "pieces": {name(sq): LETTERS[p] for sq, p in enumerate(pos.board) if p},
+            "pieces": g.pieces(),
             "to_move": to_act[0] if to_act else None,
             "centre": name(geo.centre),
             "throne": name(geo.throne) if pos.tablut else None,

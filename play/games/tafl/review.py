@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .board import LETTERS, SIDE_NAMES
+from .board import SIDE_NAMES
 from .game import TaflGame
 from .position import Rules
 
@@ -25,17 +25,8 @@ def rules_of(game: str, variant: str, immunity: bool = False) -> Rules:
 
 
 def _frame(g: TaflGame, caption: str, side: str | None) -> dict[str, Any]:
-    pos, name = g.pos, g.geo.name
-    last = None
-    if pos.history:
-        ply = pos.history[-1]
-        last = {"from": name(ply.frm), "to": name(ply.to),
-                "captured": [name(s) for s, _ in ply.captured],
-                "record": g.records[-1] if g.records else ""}
-    return {"caption": caption, "side": side, "last": last,
-            "pieces": {name(sq): LETTERS[p] for sq, p in enumerate(pos.board) if p},
-            "raichi": [name(s) for s in pos.raichi()] if pos.tablut and g.result is None
-            else []}
+    return {"caption": caption, "side": side, "last": g.last_move(), "pieces": g.pieces(),
+            "raichi": g.raichi()}
 
 
 def review(game: str, variant: str, events: Iterable[tuple[str, dict[str, Any]]],

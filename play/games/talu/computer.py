@@ -7,15 +7,14 @@ pickled copy of the engine the worker holds or on the game's stored events repla
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
+
+from play.games.thinking import CLOCK_RESERVE, budget, wall_seconds
 
 from .game import TaluGame
 from .protocol import apply_event
-from .search import LEVELS, choose_turn, clock_seconds, get_level
-from .search.levels import CLOCK_RESERVE, wall_seconds
+from .search import LEVELS, choose_turn, get_level
 from .variants import get_variant
 
 
@@ -55,16 +54,9 @@ class TaluComputer:
         to_move = engine.side_to_move
         if engine.outcome is not None or to_move is None:
             return {"steps": [], "resign": False, "nodes": 0, "side": None, "score": 0}
-        reserve = CLOCK_RESERVE if reserve is None else reserve
         side = to_move.value
         lv = get_level(level)
-        left = None
-        if deadline is not None:
-            ceiling = lv if seconds is None else replace(lv, seconds=seconds)
-            left = (deadline - time.time() * 1000) / 1000
-            seconds = clock_seconds(ceiling, left, increment, reserve)
-        thinking = lv.seconds if seconds is None else seconds
-        wall = wall_seconds(thinking, left, reserve) if thinking or left is not None else None
+        thinking, wall = budget(lv.seconds, seconds, deadline, increment, reserve)  # R36
         choice = choose_turn(engine, level, seed=seed, nodes=nodes, seconds=thinking, wall=wall)
         return {"steps": [s.to_dict() for s in choice.steps], "resign": choice.resign,
                 "nodes": choice.nodes, "side": side, "score": choice.score,

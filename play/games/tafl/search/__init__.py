@@ -14,11 +14,13 @@ import random
 import time
 from dataclasses import dataclass
 
+from play.games.thinking import wall_seconds
+
 from ..position import Position
 from .budget import Budget, BudgetExhausted
 from .engine import Search, best_removals
 from .evaluate import WIN
-from .levels import DEFAULT_LEVEL, LEVELS, Level, clock_seconds, get_level, wall_seconds
+from .levels import DEFAULT_LEVEL, LEVELS, Level, clock_seconds, get_level
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Choice", "Level", "choose_move", "clock_seconds",
            "get_level", "wall_seconds"]

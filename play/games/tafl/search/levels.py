@@ -31,6 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from play.games import thinking
+
+# The computer on a clock (R36), as talu's: one budget for every game's search.
+from play.games.thinking import CLOCK_RESERVE, wall_seconds  # noqa: F401
+
 
 @dataclass(frozen=True)
 class Level:
@@ -58,13 +63,6 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_LEVEL = 4
 
-# The computer on a clock (R36), as talu's: a move thinks at most this share of the time left
-CLOCK_SHARE = 30
-INCREMENT_SHARE = 0.8  # plus this share of the increment,
-CLOCK_RESERVE = 1.5  # never thinking away these seconds (the move's delivery, a busy machine),
-MIN_THINK = 0.05  # and at least this (the search returns its best so far when time is up).
-WALL_FACTOR = 2.0  # real time: at most twice the CPU seconds, plus
-WALL_EXTRA = 0.5  # this, and on a clock a third of the spare time.
 
 
 def get_level(number: object) -> Level:
@@ -78,20 +76,6 @@ def get_level(number: object) -> Level:
 
 def clock_seconds(level: Level, left: float, increment: float = 0.0,
                   reserve: float = CLOCK_RESERVE) -> float:
-    """CPU seconds a move may think with ``left`` seconds on the clock: the level's seconds
-    the ceiling, a small share of the clock the usual figure (R36)."""
-    spare = left - reserve
-    if spare <= 0:
-        return MIN_THINK
-    share = spare / CLOCK_SHARE + INCREMENT_SHARE * increment
-    return max(MIN_THINK, min(level.seconds, share, spare / 4))
-
-
-def wall_seconds(thinking: float, left: float | None = None,
-                 reserve: float = CLOCK_RESERVE) -> float:
-    """The real seconds a search thinking ``thinking`` CPU seconds may take at most; on a clock
-    never more than a third of what is left beyond the reserve (R36)."""
-    wall = WALL_FACTOR * thinking + WALL_EXTRA
-    if left is not None:
-        wall = min(wall, max(MIN_THINK, (left - reserve) / 3))
-    return wall
+    """CPU seconds a move may think with ``left`` seconds on the clock
+    (``play.games.thinking.clock_seconds``, the level's seconds the ceiling, R36)."""
+    return thinking.clock_seconds(level.seconds, left, increment, reserve)

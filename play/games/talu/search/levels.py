@@ -104,6 +104,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from play.games import thinking
+
+# The computer on a clock (R36), the same for every game's search: re-exported for talu's.
+from play.games.thinking import CLOCK_RESERVE, MIN_THINK, wall_seconds  # noqa: F401
+
 
 @dataclass(frozen=True)
 class Level:
@@ -146,39 +151,11 @@ HONOR_NODES = 5_000
 WIN_NODES = 2_000
 
 
-# The computer on a clock (R36): a turn thinks at most this share of the time left ...
-CLOCK_SHARE = 30
-INCREMENT_SHARE = 0.8  # ... plus this share of the increment it gets back at the turn's end,
-CLOCK_RESERVE = 1.5  # seconds never thought away (the steps' delivery, a loaded machine),
-MIN_THINK = 0.05  # and at least this (the search returns its best so far when time is up).
-WALL_FACTOR = 2.0  # a search's real time: at most twice its CPU seconds, plus
-WALL_EXTRA = 0.5  # this (its replay, a busy moment), and on a clock a third of the spare time.
-
-
 def clock_seconds(level: Level, left: float, increment: float = 0.0,
                   reserve: float = CLOCK_RESERVE) -> float:
-    """Seconds the computer may think for a turn with ``left`` seconds on its clock (all of
-    it: main time and byoyomi periods) and ``increment`` seconds back after the turn: the
-    level's ``seconds`` is the ceiling, a small share of the clock the usual figure, and with
-    ``reserve`` or less left it plays at once."""
-    spare = left - reserve
-    if spare <= 0:
-        return MIN_THINK
-    share = spare / CLOCK_SHARE + INCREMENT_SHARE * increment
-    return max(MIN_THINK, min(level.seconds, share, spare / 4))
-
-
-def wall_seconds(thinking: float, left: float | None = None,
-                 reserve: float = CLOCK_RESERVE) -> float:
-    """The real seconds a search may take at most (``Budget``'s ``wall``) when it may think
-    ``thinking`` seconds of CPU: ``WALL_FACTOR`` times that (a loaded machine gives the pool's
-    processes only the CPU nobody else wants), and on a clock with ``left`` seconds never more
-    than a third of what is left beyond the reserve (R36: the computer never thinks its time
-    away, however starved; the worker's guard covers a search that cannot even start)."""
-    wall = WALL_FACTOR * thinking + WALL_EXTRA
-    if left is not None:
-        wall = min(wall, max(MIN_THINK, (left - reserve) / 3))
-    return wall
+    """CPU seconds a move may think with ``left`` seconds on the clock
+    (``play.games.thinking.clock_seconds``, the level's seconds the ceiling)."""
+    return thinking.clock_seconds(level.seconds, left, increment, reserve)
 
 
 def get_level(number: int) -> Level:
