@@ -54,6 +54,10 @@ def test_a_tablut_game_is_played_to_its_end_on_desktop_and_phone(live_site, brow
             for p in pages.values():
                 expect(p.locator("#announce")).to_contain_text(re.compile("Raichi|Tuichi"))
                 expect(p.locator(f'#board [data-square="{to}"].raichi')).to_have_count(1)
+        if n == 0:  # keyboard play: the first move typed in OTN in the move box
+            page.fill("[data-testid=tafl-move]", step["move"])
+            page.press("[data-testid=tafl-move]", "Enter")
+            continue
         page.click(f'#board [data-square="{frm}"]')
         expect(page.locator(f'#board [data-square="{to}"].dest')).to_be_visible()
         page.click(f'#board [data-square="{to}"]')
