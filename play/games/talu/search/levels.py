@@ -104,10 +104,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from play.games import thinking
-
 # The computer on a clock (R36), the same for every game's search: re-exported for talu's.
 from play.games.thinking import CLOCK_RESERVE, MIN_THINK, wall_seconds  # noqa: F401
+from play.games.thinking import clock_seconds as budget_seconds
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ def clock_seconds(level: Level, left: float, increment: float = 0.0,
                   reserve: float = CLOCK_RESERVE) -> float:
     """CPU seconds a move may think with ``left`` seconds on the clock
     (``play.games.thinking.clock_seconds``, the level's seconds the ceiling)."""
-    return thinking.clock_seconds(level.seconds, left, increment, reserve)
+    return budget_seconds(level.seconds, left, increment, reserve)
 
 
 def get_level(number: int) -> Level:
