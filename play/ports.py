@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from play.games.registry import DEFAULT_GAME, DEFAULT_VARIANT
+
 
 class Directory(Protocol):
     """The registry as play sees it."""
@@ -28,7 +30,7 @@ class Directory(Protocol):
         at the start are kept on the game's row for S3)."""
         ...
 
-    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+    def standing(self, user: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                  ) -> dict[str, Any]:
         """A player's standing for matchmaking in ``game``'s ``variant`` (R47): ``rating``,
         ``stratum`` (1-3, None without the registry or for a game without strata), and for a
@@ -36,7 +38,7 @@ class Directory(Protocol):
         gets the rating that game's players start at."""
         ...
 
-    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+    def ratings_of(self, user_ids: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                    ) -> dict[int, int]:
         """The current ratings of these accounts in ``game``'s ``variant`` (the pools' and the
         lobby's PSF marks, R47), a newcomer's as ``standing`` says."""
@@ -96,11 +98,11 @@ class _AccountsOnly:
     def keeps_book_ratings(self, game: str) -> bool:
         return False
 
-    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+    def standing(self, user: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                  ) -> dict[str, Any]:
         return {"rating": 0, "stratum": None, "anpc": None, "psf": None}
 
-    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+    def ratings_of(self, user_ids: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                    ) -> dict[int, int]:
         return {pk: 0 for pk in user_ids}
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from play.computer.start import ComputerGameError, play_the_computer
 from play.games.protocol import EVERYONE
+from play.games.protocol.result import place_of
 from play.games.registry import parts_of
 from play.live.delivery import wake_computer
 from play.lobby import challenges, mygames
@@ -37,15 +38,13 @@ def game_review(request, game_id):
 
 
 def _outcome(game: Game, seat: str) -> str:
-    """"won" (first, and someone was not), "lost", "null" (no winner), "" while live."""
+    """"won", "lost", "drawn" or "null" (``place_of``), "" while live; a row older than the
+    seats' ranks by its winner's seat (talu's I or O)."""
     if game.status == Game.LIVE:
         return ""
-    ranks = game.ranks or {}
-    if not ranks:  # a row older than ranks: its winner's seat (talu's I or O)
+    if not game.ranks:
         return "null" if game.winner in ("-", "") else "won" if game.winner == seat else "lost"
-    if seat not in ranks or max(ranks.values()) == 1:
-        return "null"
-    return "won" if ranks[seat] == 1 else "lost"
+    return place_of(game.ranks, seat)
 
 
 @login_required

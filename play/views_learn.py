@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import select_template
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template, select_template
 
 from play.games.protocol.parts import Lessons
 from play.games.registry import DEFAULT_GAME, parts_of, titles
@@ -31,15 +32,17 @@ def rules(request):
     return render(request, "learn/rules.html", {"lessons": _lessons().items})
 
 
-#: The games with a rules page of their own, ``templates/learn/rules_<game>.html`` (issue 42).
-GAME_RULES_PAGES = ("tafl", "tablut")
-
-
 def game_rules(request, game: str):
-    """``/rules/<game>/``: a game's rules page; a game without one is a 404, not a 500."""
-    if game not in GAME_RULES_PAGES:
+    """``/rules/<game>/``: a game of the catalogue's rules page, its template
+    ``learn/rules_<game>.html`` (issue 42); the site's own game is ``/rules/``, and a game
+    without a page, or no game at all, is a 404, not a 500."""
+    if game == DEFAULT_GAME or game not in titles():
         raise Http404("no rules page for this game")
-    return render(request, f"learn/rules_{game}.html")
+    try:
+        template = get_template(f"learn/rules_{game}.html")
+    except TemplateDoesNotExist:
+        raise Http404("no rules page for this game") from None
+    return HttpResponse(template.render({}, request))
 
 
 def _other_games() -> list[tuple[str, str, Lessons]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from play.games.registry import rating_variant
+from play.games.registry import DEFAULT_GAME, DEFAULT_VARIANT, rating_variant
 from play.lobby.pool_pairing import FLOOR_SLACK
 from play.models import Game
 from registry import arbiters, services
@@ -34,7 +34,7 @@ class RegistryDirectory:
     def keeps_book_ratings(self, game: str) -> bool:
         return services.is_book_game(game)
 
-    def standing(self, user: Any, game: str = "talu", variant: str = "standard"
+    def standing(self, user: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                  ) -> dict[str, Any]:
         """R47/R27: rating and stratum; aNPc (the player's own, else the default of their
         last S3 games) and PSF for an S3 player only. Another game: its own rating
@@ -52,7 +52,7 @@ class RegistryDirectory:
             out["psf"] = performance_safety_floor(p.rating, anpc)
         return out
 
-    def ratings_of(self, user_ids: Any, game: str = "talu", variant: str = "standard"
+    def ratings_of(self, user_ids: Any, game: str = DEFAULT_GAME, variant: str = DEFAULT_VARIANT
                    ) -> dict[int, int]:
         if not self.keeps_book_ratings(game):
             from registry.game_ratings.models import GameRating

@@ -761,3 +761,12 @@ def test_folding_the_stored_events_into_a_fresh_state_gives_the_same_game(
     assert fresh.left == g.state.left
     if g.result is not None:
         assert MATCH.to_act(g.state) == ()
+
+
+def test_a_seats_place_in_words_for_the_lists_of_games():
+    """One reading of ranks for "My games" and a profile's recent games (issue 36)."""
+    from play.games.protocol.result import place_of
+    assert place_of({"1": 1, "2": 3, "3": 2}, "1") == "won"
+    assert place_of({"1": 1, "2": 3, "3": 2}, "3") == "lost"
+    assert place_of({"a": 1, "b": 1}, "a") == "drawn"
+    assert place_of({}, "a") == "null" and place_of({"a": 1, "b": 2}, "z") == "null"

@@ -78,3 +78,15 @@ class Result:
         return {"ranks": dict(self.ranks), "scores": dict(self.scores) if self.scores else None,
                 "reason": self.reason, "cause": self.cause, "detail": self.detail,
                 "winner": self.winner}
+
+
+def place_of(ranks: dict[str, int], seat: str) -> str:
+    """A seat's place in a finished game's ``ranks`` as the lists of games say it: "won"
+    (first, and someone was not), "lost" (below first), "drawn" (everyone first), "null" (no
+    ranks: a null game, an aborted one, a seat without a rank)."""
+    mine = ranks.get(seat)
+    if mine is None:
+        return "null"
+    if max(ranks.values()) == 1:
+        return "drawn"
+    return "won" if mine == 1 else "lost"

@@ -51,6 +51,7 @@ def recent_games(user_id: int, game: str) -> list[dict]:
     """The player's last finished games of ``game`` (issue 42: a profile lists a player's
     tafl games): each game's page, its variant, the other players, the player's place in
     words and the rating change it made, if rated."""
+    from play.games.protocol.result import place_of
     from play.games.registry import variant_label
     from play.models import Game, Seat
     from registry.game_ratings.models import GameRatingChange
@@ -65,11 +66,9 @@ def recent_games(user_id: int, game: str) -> list[dict]:
         user_id=user_id, game_id__in=[g.pk for g in games])}
     out = []
     for g in games:
-        mine = next((s for s in seats.get(g.pk, []) if s.user_id == user_id), None)
-        ranks = [s.rank for s in seats.get(g.pk, []) if s.rank is not None]
-        place = "aborted" if g.reason == "aborted" else (
-            "drawn" if ranks and max(ranks) == 1 else
-            "won" if mine is not None and mine.rank == 1 else "lost")
+        ranks = {s.seat: s.rank for s in seats.get(g.pk, []) if s.rank is not None}
+        mine = next((s.seat for s in seats.get(g.pk, []) if s.user_id == user_id), "")
+        place = "aborted" if g.reason == "aborted" else place_of(ranks, mine)
         change = changes.get(g.pk)
         out.append({"uuid": g.uuid, "variant": variant_label(g.variant_key), "place": place,
                     "others": ", ".join(s.user.get_username() for s in seats.get(g.pk, [])
