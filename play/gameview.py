@@ -76,8 +76,10 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         "variant_key": game.variant_key,
         "seats": seat_specs(game),
         # what the players may offer each other besides adjournment ("null", "draw"): the
-        # page shows only the offers the variant allows (Variant.offers)
-        "offers": list(variant_of(game.variant_key).offers),
+        # page shows only the offers the variant allows (Variant.offers), and a takeback in
+        # a casual game (issue 39: not rated, not an event's)
+        "offers": [*variant_of(game.variant_key).offers,
+                   *(["takeback"] if not game.rated and not game.in_event else [])],
         "rated": game.rated,
         "time_control": game.time_control,
         "status": status,

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from play.computer.start import ComputerGameError, play_the_computer
+from play.games.match.takebacks import standing
 from play.games.protocol import EVERYONE
 from play.games.protocol.result import place_of
 from play.games.registry import parts_of
@@ -24,14 +25,15 @@ PAGE_SIZE = 25
 
 def game_review(request, game_id):
     """Every position of the game after every step, for stepping through it (finished or
-    live): the events everyone may see, replayed by the game's own review
-    (``GameParts.review``); a 404 with words for a game that has none."""
+    live): the events everyone may see, without those a takeback undid (issue 39), replayed
+    by the game's own review (``GameParts.review``); a 404 with words for a game that has
+    none."""
     game = get_object_or_404(Game, uuid=game_id)
     review = parts_of(game.game).review
     if review is None:
         return JsonResponse({"error": "this game has no review"}, status=404)
-    events = (game.events.filter(visibility=EVERYONE, version__lte=game.version)
-              .order_by("version").values_list("kind", "data"))
+    events = standing(game.events.filter(visibility=EVERYONE, version__lte=game.version)
+                      .order_by("version").values_list("version", "kind", "data"))
     data = review(game.variant, events, game.options or {})
     data["version"] = game.version
     return JsonResponse(data)

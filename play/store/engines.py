@@ -35,12 +35,12 @@ _lock = threading.Lock()
 
 def options_of(game: Game) -> GameOptions:
     """The options a game's state is built with: its arbiter policy, the game's own options,
-    its time control, the moment its first clock started (the row's creation, R36) and
-    whether it is an event's (R41)."""
+    its time control, the moment its first clock started (the row's creation, R36),
+    whether it is an event's (R41) and whether it is casual (takebacks, issue 39)."""
     started = ms(game.created) if game.created is not None else None
     return GameOptions(auto_warn=game.auto_warn, extra=dict(game.options or {}),
                        time_control=game.time_control, started=started,
-                       in_event=game.in_event)
+                       in_event=game.in_event, takebacks=not game.rated and not game.in_event)
 
 
 def _events(game: Game, after: int, upto: int) -> list[Event]:

@@ -196,10 +196,11 @@
       document.dispatchEvent(new CustomEvent("talu:render", {detail: {state: s, game: g, side: mySeat}}));
     }
 
-    // Offers between players (a null game, a draw): the buttons for the offers the variant
-    // allows (game.offers), and the offer standing, answered by the other player (Accept,
-    // Decline) or withdrawn by its maker. The computer answers none: no buttons against it.
-    var OFFER_WORDS = {"null": "a null game", draw: "a draw"};
+    // Offers between players (a null game, a draw; a takeback in a casual game, issue 39):
+    // the buttons for the offers the game allows (game.offers), and the offer standing,
+    // answered by the other player (Accept, Decline) or withdrawn by its maker. The computer
+    // answers none: no buttons against it.
+    var OFFER_WORDS = {"null": "a null game", draw: "a draw", takeback: "a takeback"};
     function renderOffer(s, g) {
       var allowed = (g && g.offers) || [], offer = s.offer, adj = s.adjournment;
       var agreeing = offer && OFFER_WORDS[offer.what] ? offer : null;
@@ -215,9 +216,14 @@
       var made = agreeing.seats && agreeing.seats.length ? agreeing.seats : [agreeing.side];
       var mine = !!mySeat && made.indexOf(mySeat) >= 0, what = OFFER_WORDS[agreeing.what];
       var by = cap(seatName(agreeing.side)) + " (" + playerName(agreeing.side) + ")";
-      $("offer-text").textContent = mine ? "You offered " + what + ". Your opponent decides; the offer lapses when they move." :
-        (mySeat ? by + " offers " + what + (agreeing.what === "null" ? " (no winner, not rated)" : "") + "." :
-          by + " offers " + what + ".");
+      if (agreeing.what === "takeback") {
+        $("offer-text").textContent = mine ? "You asked to take back your last move. Your opponent decides; the request lapses when they move." :
+          by + " asks to take back their last move (any move made since goes too).";
+      } else {
+        $("offer-text").textContent = mine ? "You offered " + what + ". Your opponent decides; the offer lapses when they move." :
+          (mySeat ? by + " offers " + what + (agreeing.what === "null" ? " (no winner, not rated)" : "") + "." :
+            by + " offers " + what + ".");
+      }
       box.dataset.what = agreeing.what;
       $("offer-accept").hidden = $("offer-decline").hidden = !mySeat || mine;
       $("offer-accept").textContent = "Accept " + what;
@@ -594,7 +600,7 @@
     });
     $("adjourn").addEventListener("click", function () { send({type: "adjourn", seq: st.seqBase + "-adj-" + st.version}); });
     $("resume").addEventListener("click", function () { send({type: "resume", seq: st.seqBase + "-res-" + st.version}); });
-    ["null", "draw"].forEach(function (w) {
+    ["null", "draw", "takeback"].forEach(function (w) {
       var b = $("offer-" + w);
       if (b) b.addEventListener("click", function () { send({type: "offer", what: w, seq: st.seqBase + "-off-" + st.version}); });
     });

@@ -34,6 +34,7 @@ from play.games.protocol import (
 )
 from play.games.text import problem as text_problem
 
+from . import takebacks
 from .sessions import OFFER
 from .state import ABORT, ADDTIME, DECIDE, DECLINE, FORFEIT, LEAVE, NOTE, NULL, MatchState
 
@@ -160,12 +161,16 @@ def claim(state: MatchState, actor: Actor, command: ClaimAbsence, at: int | None
 def offer(state: MatchState, actor: Actor, command: Offer, at: int | None) -> Event:
     """A null game or a draw offered, or accepted when every other seat still playing has
     offered it: then the game ends by agreement (a draw ranks them all first; a null game
-    has no result)."""
+    has no result). A takeback (casual games, ``takebacks``) is asked and agreed the same
+    way; agreed, the asker's last turn is taken back."""
     if not actor.plays:
         raise NotAllowed(f"only the players offer a {command.what}, not the {actor.kind}")
     check_seat(state, actor)
     live(state)
-    if command.what not in state.variant.offers:
+    taking_back = command.what == takebacks.WHAT
+    if taking_back and takebacks.refusal(state):
+        raise IllegalCommand(takebacks.refusal(state))
+    if not taking_back and command.what not in state.variant.offers:
         allowed = ", ".join(state.variant.offers) or "none"
         raise IllegalCommand(f"{state.variant.title} has no {command.what} by agreement "
                              f"(offers it allows: {allowed})")
@@ -179,7 +184,13 @@ def offer(state: MatchState, actor: Actor, command: Offer, at: int | None) -> Ev
     if at is not None:
         data["t"] = at
     if not s.accepts(command.what, actor.seat, state.seats):
+        if taking_back:
+            takebacks.target(state, actor.seat)  # refused now if there is nothing to take back
+            return Event(OFFER, actor.seat, data, "asks to take back their last turn",
+                         actor.kind)
         return Event(OFFER, actor.seat, data, f"offers a {command.what}", actor.kind)
+    if taking_back and s.offer is not None:
+        return takebacks.accepted(state, s.offer[1], actor, at)
     if command.what == "draw":
         data = {"ranks": {seat: 1 for seat in state.seats}, "winner": None,
                 "detail": "draw by agreement", "cause": "agreement"}

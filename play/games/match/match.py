@@ -49,7 +49,7 @@ from play.games.protocol import (
     command_from_json,
 )
 
-from . import decisions, sessions
+from . import decisions, sessions, takebacks
 from .sessions import ADJOURN, OFFER, RESUME, SCHEDULE, SEAL, SessionEnd
 from .state import (
     ABORT,
@@ -60,15 +60,17 @@ from .state import (
     LEAVE,
     NOTE,
     NULL,
+    TAKEBACK,
     UNKNOWN,
     MatchState,
 )
 
 #: Every event kind the match stores (a game's own kinds must be others).
-KINDS = (DECIDE, ABORT, NOTE, LEAVE, FORFEIT, NULL, ADDTIME, DECLINE, *sessions.KINDS)
+KINDS = (DECIDE, ABORT, NOTE, LEAVE, FORFEIT, NULL, ADDTIME, DECLINE, TAKEBACK,
+         *sessions.KINDS)
 _MATCH_KINDS, _SESSION_KINDS = frozenset(KINDS), frozenset(sessions.KINDS)  # looked up per event
 #: The agreements that lapse when a seat that did not make them moves (adjournment stands).
-_LAPSING = ("null", "draw")
+_LAPSING = ("null", "draw", takebacks.WHAT)
 
 
 class Match:
@@ -223,6 +225,12 @@ class Match:
         kind, data = event.kind, event.data
         at = data.get("t")
         state._result = UNKNOWN  # the result is worked out again when next asked
+        if kind == TAKEBACK:  # a casual game's turns taken back by agreement (issue 39)
+            takebacks.fold(state, event)
+            if isinstance(at, int):
+                state.last_t = at
+            state.version += 1
+            return state
         if kind in _SESSION_KINDS:
             self._session_event(state, event)
             state._result = UNKNOWN  # the result is worked out again when next asked
@@ -233,7 +241,11 @@ class Match:
         if kind in _MATCH_KINDS:
             self._match_event(state, event)
         else:
+            history = state.history
+            before = rules.turns(engine) if history is not None else 0
             rules.evolve(engine, event)
+            if history is not None:  # a casual game: kept for its takebacks
+                history.append((state.version + 1, True, event, before))
             if watch:
                 self._lapse_offer(state, event, turns)
         state._result = UNKNOWN  # the result is worked out again when next asked
@@ -286,9 +298,9 @@ class Match:
                 result = Result.by_order(
                     [staying, [leaving], *([s] for s in reversed(state.left))], "decision",
                     data.get("detail") or "", cause)
-        self.rules.on_match(state.engine, event, result)
+        self._tell(state, event, result)
         if leaving and kind != LEAVE:  # a game learns of every seat that leaves as a leave
-            self.rules.on_match(state.engine, Event(
+            self._tell(state, Event(
                 LEAVE, leaving, {"seat": leaving, "cause": kind, "detail": data.get("reason")},
                 f"{leaving} leaves", event.actor), None)
         state.cause = cause
@@ -301,8 +313,15 @@ class Match:
         if result is not None and state.decided is None:
             state.decided = result
 
+    def _tell(self, state: MatchState, event: Event, result: Result | None) -> None:
+        """Tell the game of a match event (``GameRules.on_match``), kept in a casual game's
+        history: a takeback's rebuild tells it again."""
+        self.rules.on_match(state.engine, event, result)
+        if state.history is not None:
+            state.history.append((state.version + 1, False, event, result))
+
     def _lapse_offer(self, state: MatchState, event: Event, turns: int) -> None:
-        """A null or draw offer lapses when a seat that did not make it ends a turn."""
+        """A null, draw or takeback offer lapses when a seat that did not make it ends a turn."""
         s = state.sessions
         if s.offer is not None and s.offer[0] in _LAPSING and event.side and \
                 event.side not in s.agreed and self.rules.turns(state.engine) != turns:
@@ -323,7 +342,7 @@ class Match:
             s.clear_offer()
             to_act = rules.to_act(engine)
             s.sealing = to_act[0] if to_act else None
-            rules.on_match(engine, event, None)
+            self._tell(state, event, None)
             s.public = rules.view(engine, None)
             s.public_notation = rules.notation(engine)
             s.ended.append(SessionEnd(rules.turns(engine), rules.mark(engine), None,
@@ -345,7 +364,7 @@ class Match:
             s.resume_at, s.schedule_reason = None, ""
             s.sealing, s.adjourned, s.public, s.public_notation = None, False, None, None
             s.started = at
-            rules.on_match(engine, event, None)
+            self._tell(state, event, None)
             to_act = rules.to_act(engine)
             if clock is not None and isinstance(at, int) and to_act:
                 clock.resume(to_act[0], at)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from play.games.clock import Clock, TimeControlError, parse
-from play.games.protocol import ABORTED, GameOptions, GameRules, Result, Variant
+from play.games.protocol import ABORTED, Event, GameOptions, GameRules, Result, Variant
 
 from .sessions import Sessions
 
@@ -23,6 +23,8 @@ UNKNOWN = object()
 #: (``sessions.KINDS``: offer, adjourn, seal, resume, schedule; R38).
 DECIDE, ABORT, NOTE, LEAVE = "decide", "abort", "note", "leave"
 FORFEIT, NULL, ADDTIME, DECLINE = "forfeit", "null", "addtime", "decline"
+#: ``takeback``: turns taken back by agreement in a casual game (``takebacks``, issue 39).
+TAKEBACK = "takeback"
 
 
 class MatchState:
@@ -32,8 +34,8 @@ class MatchState:
     and how the match decided it (``decided``, for games that do not record decisions
     themselves; ``cause``, R37; ``aborted``)."""
 
-    __slots__ = ("_result", "aborted", "cause", "clock", "decided", "engine", "game", "last_t",
-                 "left", "options", "rules", "sessions", "variant", "version")
+    __slots__ = ("_result", "aborted", "cause", "clock", "decided", "engine", "game", "history",
+                 "last_t", "left", "options", "rules", "sessions", "variant", "version")
 
     def __init__(self, rules: GameRules[Any], variant: Variant, options: GameOptions,
                  version: int = 0) -> None:
@@ -50,6 +52,11 @@ class MatchState:
         self.sessions = Sessions(started=options.started)
         self.last_t: int | None = None  # the time of the last event that had one
         self._result: Result | object | None = UNKNOWN
+        #: A casual game's events as the game folded them, for takebacks (``takebacks``):
+        #: (log version, the game's own?, the event, the turns before it or the result the
+        #: game was told with); None in other games, which keep nothing.
+        self.history: list[tuple[int, bool, Event, Any]] | None = \
+            [] if options.takebacks else None
         try:
             tc = parse(options.time_control)
         except TimeControlError:  # pragma: no cover - stored controls were checked at start

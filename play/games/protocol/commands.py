@@ -168,16 +168,17 @@ class Resume(Command):
         return data
 
 
-#: What players may offer each other besides adjournment (R38), as a variant allows
-#: (``Variant.offers``): a null game (talu) or a draw.
-OFFERS = ("null", "draw")
+#: What players may offer each other besides adjournment (R38): a null game (talu) or a draw
+#: as a variant allows (``Variant.offers``), a takeback in casual games (issue 39).
+OFFERS = ("null", "draw", "takeback")
 
 
 @dataclass(frozen=True, slots=True)
 class Offer(Command):
-    """A player offers the others a ``null`` game or a ``draw`` (what the variant allows), or
-    accepts the offer standing: when every seat still playing agrees, the game ends so. An
-    offer stands until a seat declines it or another seat moves."""
+    """A player offers the others a ``null`` game or a ``draw`` (what the variant allows),
+    asks for a ``takeback`` (casual games), or accepts the offer standing: when every seat
+    still playing agrees, it is done. An offer stands until a seat declines it or another
+    seat moves."""
 
     TYPE: ClassVar[str] = "offer"
     what: str
@@ -274,7 +275,7 @@ def command_from_json(data: Any, game_commands: Parsers | None = None) -> Comman
     if cls is Offer:
         what = data.get("what")
         if what not in OFFERS:
-            raise BadCommand(f"an offer is of a {' or a '.join(OFFERS)} ('what'), not {what!r}")
+            raise BadCommand(f"an offer is of a {', a '.join(OFFERS)} ('what'), not {what!r}")
         return Offer(what)
     if cls is Decline:
         return Decline()

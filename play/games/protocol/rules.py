@@ -44,6 +44,9 @@ class GameOptions:
     #: The game is an event's (R41): a seat that does not complete its opening turn in time
     #: loses it as an unplayed game, where a casual game is aborted (R36, R37).
     in_event: bool = False
+    #: A casual game (not rated, not an event's): its players may take back turns by
+    #: agreement (issue 39, ``play.games.match.takebacks``).
+    takebacks: bool = False
 
 
 class State(Protocol):
