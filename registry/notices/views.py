@@ -7,8 +7,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from registry.events.live_round import entries_open, live_pairing, words
 from registry.notices import services
 from registry.notices.models import Notification
 
@@ -39,10 +41,19 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 
 def unread_json(request: HttpRequest) -> JsonResponse:
     """The bell's poll: the unread count and the newest unread notice (nothing for a
-    visitor)."""
+    visitor); and, for a player entered in a running event, ``fast`` (poll every few
+    seconds: a round's opening turn is short, R36/R41) and ``round``, their event game
+    waiting now, which the page shows as the banner with a sound (issue 38, finding 3)."""
     if not request.user.is_authenticated:
         return JsonResponse({"unread": 0, "text": "", "url": ""})
     newest = Notification.objects.filter(user=request.user, read=False).first()
+    entries = entries_open(request.user)
+    pairing = live_pairing(entries)
+    waiting = None
+    if pairing is not None:
+        waiting = {"game": str(pairing.game.uuid), "text": words(pairing),
+                   "url": reverse("game", args=[pairing.game.uuid])}
     return JsonResponse({"unread": services.unread(request.user),
                          "text": newest.text if newest else "",
-                         "url": newest.url if newest else ""})
+                         "url": newest.url if newest else "",
+                         "fast": bool(entries), "round": waiting})

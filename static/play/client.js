@@ -419,16 +419,7 @@
       if (mine && wasMyTurn === false && $("sound") && $("sound").checked) beep();
       wasMyTurn = mine;
     }
-    function beep() {
-      try {
-        var Ctx = window.AudioContext || window.webkitAudioContext;
-        var ctx = beep.ctx = beep.ctx || new Ctx();
-        var o = ctx.createOscillator(), gn = ctx.createGain();
-        o.frequency.value = 660; gn.gain.value = 0.08;
-        o.connect(gn); gn.connect(ctx.destination);
-        o.start(); o.stop(ctx.currentTime + 0.15);
-      } catch (err) { /* no sound, no harm */ }
-    }
+    function beep() { if (window.TaluSound) window.TaluSound.beep(); }  // static/play/sound.js
 
     // ------------------------------------------------------------------------------ socket
     // Reconnects after any loss (a server process restarted, a proxy moved us, the network):
@@ -582,10 +573,8 @@
     // Resignation, offers and claims: the same for every game (R37, R38).
     var sound = $("sound");
     if (sound) {
-      // this browser's own choice, else the account's setting (issue 39: data-sound on <html>)
-      var saved = null;
-      try { saved = localStorage.getItem("talu.sound"); } catch (err) { /* private mode */ }
-      sound.checked = saved !== null ? saved === "1" : document.documentElement.dataset.sound === "on";
+      // this browser's own choice, else the account's setting (static/play/sound.js)
+      sound.checked = !!window.TaluSound && window.TaluSound.wanted();
       sound.addEventListener("change", function () {
         try { localStorage.setItem("talu.sound", sound.checked ? "1" : "0"); } catch (err) { /* ignore */ }
       });

@@ -1,10 +1,12 @@
-"""``{% event_banner %}``: on every page, the signed-in player's event game that is waiting
-for them (an online round has started and their game has no result yet)."""
+"""``{% event_banner %}``: on every page (but that game's own), the signed-in player's event
+game that is waiting for them (an online round has started and their game has no result
+yet, ``registry.events.live_round``)."""
 
 from __future__ import annotations
 
 from django import template
-from django.db.models import Q
+
+from registry.events.live_round import entries_open, live_pairing, words
 
 register = template.Library()
 
@@ -14,22 +16,15 @@ def event_banner(context):
     request = context.get("request")
     user = getattr(request, "user", None)
     match = getattr(request, "resolver_match", None)
-    if user is None or not user.is_authenticated or (match and match.url_name == "game"):
-        return {"pairing": None}
-    from registry.events.models import Entry, Pairing
-
-    # Two plain queries, not one: most signed-in pages are seen by players with no entry in a
-    # running event, and this first query (no OR over two joins) answers them in about a
-    # quarter of the one query's CPU, most of which was Django building its SQL (issue 21's
-    # signed-in event page, BENCHMARKS.md).
-    entries = list(Entry.objects.filter(player__user=user, event__status="running")
-                   .values_list("pk", flat=True))
-    if not entries:
-        return {"pairing": None}
-    pairing = (Pairing.objects.filter(Q(white_id__in=entries) | Q(black_id__in=entries),
-                                      result="", game__isnull=False, game__status="live")
-               .select_related("round__event", "game").order_by("-round__number").first())
-    return {"pairing": pairing}
+    entries = entries_open(user)
+    pairing = live_pairing(entries)
+    # ``entrant``: the page's bell asks every few seconds whether a round has started
+    # (static/notices/bell.js), and shows this banner with a sound on a page already open
+    if pairing is not None and match and match.url_name == "game" and \
+            str(match.kwargs.get("game_id")) == str(pairing.game.uuid):
+        return {"pairing": None, "entrant": True, "here": str(pairing.game.uuid)}
+    return {"pairing": pairing, "words": words(pairing) if pairing is not None else "",
+            "entrant": bool(entries), "here": ""}
 
 
 @register.inclusion_tag("events/_game_event.html")
