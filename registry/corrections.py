@@ -14,6 +14,7 @@ from django.db import transaction
 
 from registry.ledger import Progress, Summary, hold_lock, recompute_all, recompute_from
 from registry.models import AuditEntry, GameRecord, RegistryGame
+from registry.notices.sources import arbiter_decided
 from registry.submission import SubmissionRejected, archive_records, verify_sessions
 
 
@@ -56,6 +57,10 @@ def annul_game(game: RegistryGame, *, reason: str, actor_user=None,
         game_annulled(game)  # an event game: unplayed in its event's standings (R39)
         _audit(AuditEntry.ANNUL, game, reason, before,
                {**_game_facts(game), **summary.as_dict()}, actor_user, actor_body)
+        if game.live_id is not None:  # its players hear of it (issue 39), once committed
+            live = game.live
+            transaction.on_commit(lambda: arbiter_decided(live, {"type": "annul",
+                                                                 "reason": reason}))
     return summary
 
 

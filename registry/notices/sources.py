@@ -20,6 +20,7 @@ ACTIONS = {
     "add_time": "time added for {player}",
     "adjourn": "the game is adjourned",
     "resume": "the game resumes",
+    "annul": "the game is annulled: it counts for no rating (R30)",
 }
 
 

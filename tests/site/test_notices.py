@@ -266,3 +266,24 @@ async def test_a_notice_reaches_the_players_lobby_socket_live(players, cookies):
     assert (await _next_of(bobs, "notification"))["unread"] == 0
     for comm in (alices, bobs):
         await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_an_annulment_tells_both_players_once_committed(players, game,
+                                                        django_capture_on_commit_callbacks):
+    """R30/R39: an annulled game counts for no rating; its players hear of it and why."""
+    from play.commands.player import submit_as
+    from play.worker.loop import run_due
+    from registry.corrections import annul_game
+    from registry.models import RegistryGame
+
+    alice, bob, _ = players
+    assert submit_as(game.uuid, alice, "resign").ok
+    run_due()  # archived: a finished registry game
+    with django_capture_on_commit_callbacks(execute=True):
+        annul_game(RegistryGame.objects.get(live=game), reason="a fair-play report upheld")
+    for user, other in ((alice, "bob"), (bob, "alice")):
+        [notice] = notices_of(user)
+        assert notice.text == (f"An arbiter's decision on your game against {other}: the game "
+                               "is annulled: it counts for no rating (R30) (a fair-play "
+                               "report upheld).")
