@@ -37,7 +37,7 @@ from play.commands import path
 from play.commands import player as player_messages
 from play.games import ARBITER_COMMANDS, ARBITER_ONLY
 from play.live import admission, budget, delivery, heartbeat, presence, wire
-from play.live.delivery import OrderedDelivery, group_name, layer_call
+from play.live.delivery import OrderedDelivery, group_name, layer_call, notice_group
 from play.live.threads import in_db_pool
 from play.store import engines
 
@@ -61,6 +61,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     side: str | None = None
     counted: bool = False  # holds one of this process's socket slots
     joined: bool = False
+    account: int | None = None  # the viewer's account: its notices' group (issue 39)
     game_pk: int = 0
     timed: bool = False  # a timed game (R36): the player's lag is measured
     lag: int = 0  # ms, half the last probe's round trip
@@ -138,6 +139,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.delivery.side = opened.side
         self.game_pk = opened.game_pk
         self.joined = True
+        self.account = opened.user_id
+        if self.account is not None:  # the viewer's notices (issue 39): the page's bell
+            await layer_call(self.channel_layer.group_add, notice_group(self.account),
+                             self.channel_name)
         # Clients that read an ack inside the update of their step ask for it (docs/protocol.md):
         # a page loaded before this release, or any other client, gets the ack on its own.
         self.inline_ack = wire.query(self.scope, "ack") == "inline"
@@ -176,6 +181,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await layer_call(self.channel_layer.group_discard, group_name(self.game_id),
                          self.channel_name)
+        if self.account is not None:
+            await layer_call(self.channel_layer.group_discard, notice_group(self.account),
+                             self.channel_name)
         try:
             count = await database_sync_to_async(presence.leave)(
                 self.channel_name, self.game_pk, self.side is None)
@@ -405,6 +413,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         (spectators never the players', ``play.chat.socket.audience``)."""
         if chat_socket.audience(self.side, event["channel"]):
             await self._send_text(event["text"])
+
+    async def notice_frame(self, event: dict[str, Any]) -> None:
+        """One of the viewer's notices (issue 39): the unread count and the newest, for the
+        page's bell."""
+        await self.send_json({"type": "notification", "unread": event["unread"],
+                              "text": event["text"], "url": event["url"]})
 
     async def presence(self, event: dict[str, Any]) -> None:
         self.count_sent = event["spectators"]

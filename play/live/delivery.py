@@ -154,6 +154,23 @@ def user_group(user_id: Any) -> str:
     return f"talu.user.{user_id}"
 
 
+def notice_group(user_id: Any) -> str:
+    """The group of one account's game sockets, for its notices only (issue 39: the bell is
+    live over the socket a game page already holds; the lobby's own messages stay the
+    lobby's)."""
+    return f"talu.notice.{user_id}"
+
+
+async def announce_notice(user_id: Any, unread: int, text: str, url: str) -> None:
+    """Tell one account's game sockets, on every process, its unread count and newest notice:
+    ``{"type": "notification", ...}`` as the lobby's socket says it (docs/protocol.md)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    await layer_call(layer.group_send, notice_group(user_id), {
+        "type": "notice.frame", "unread": unread, "text": text, "url": url})
+
+
 async def announce_pairing(pairing: Any) -> None:
     """Tell both players' lobby sockets a pool paired them (R47): ``{"type": "paired",
     "game": uuid}``; the lobby's poll of the pairing state is the fallback."""

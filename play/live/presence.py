@@ -42,6 +42,8 @@ class Opened:
     side: str | None
     spectators: int
     update: dict[str, Any]
+    #: The viewer's account (None: a visitor): its notices reach this socket too (issue 39).
+    user_id: int | None = None
 
 
 def open_socket(game_uuid, channel_name: str, user, server: str = "",
@@ -57,7 +59,8 @@ def open_socket(game_uuid, channel_name: str, user, server: str = "",
     except Game.DoesNotExist:
         return None
     side, count = _register(game, channel_name, user, server)
-    return Opened(game.pk, side, count, gameview.update_for(game, last_version, side))
+    account = user.pk if user is not None and user.is_authenticated else None
+    return Opened(game.pk, side, count, gameview.update_for(game, last_version, side), account)
 
 
 def _register(game: Game, channel_name: str, user, server: str) -> tuple[str | None, int]:

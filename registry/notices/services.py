@@ -59,16 +59,18 @@ def unread(user: Any) -> int:
 
 
 def push(user_id: int) -> None:
-    """Send ``user_id``'s lobby sockets their unread count and newest unread notice. Never
+    """Send ``user_id``'s lobby and game sockets their unread count and newest unread notice
+    (the bell's, on the page that holds them). Never
     raises: the channel layer away (or a caller on an event loop's own thread) costs the bell
     a minute, until its poll."""
-    from play.live import lobby
+    from play.live import delivery, lobby
 
     newest = Notification.objects.filter(user_id=user_id, read=False).first()
     count = Notification.objects.filter(user_id=user_id, read=False).count()
     try:
-        async_to_sync(lobby.announce_notification)(
-            user_id, count, newest.text if newest else "", newest.url if newest else "")
+        text, url = (newest.text, newest.url) if newest else ("", "")
+        async_to_sync(lobby.announce_notification)(user_id, count, text, url)
+        async_to_sync(delivery.announce_notice)(user_id, count, text, url)
     except Exception as exc:
         log.warning("notice for account %s not pushed (%s)", user_id, exc)
 

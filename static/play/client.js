@@ -487,6 +487,10 @@
     }
     function onMessage(m) {
       (listeners[m.type] || []).forEach(function (fn) { fn(m); });
+      if (m.type === "notification") {  // the viewer's notices: the page's bell (issue 39)
+        document.dispatchEvent(new CustomEvent("talu:notification", {detail: m}));
+        return;
+      }
       if (window.taluArbiter && m.seq && String(m.seq).indexOf("arb-") === 0) {
         window.taluArbiter(m);
         return;

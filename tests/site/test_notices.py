@@ -26,7 +26,7 @@ from registry.events import services as event_services
 from registry.notices import services
 from registry.notices.models import Notification
 from tests.site.test_events_schedule import boards, online_event
-from tests.site.wsutil import TIMEOUT, lobby_socket
+from tests.site.wsutil import TIMEOUT, connect, lobby_socket, receive
 
 
 def notices_of(user) -> list[Notification]:
@@ -196,10 +196,10 @@ def test_the_bell_counts_unread_notices_on_every_page(client, players):
     assert _bell(html) == "0" and 'data-bell-count hidden' in html
     assert 'data-testid="bell"' not in Client().get(reverse("lobby")).content.decode()
     assert client.get(reverse("notifications_unread")).json() == {
-        "unread": 0, "text": "", "url": ""}
+        "unread": 0, "text": "", "url": "", "fast": False, "round": None}
     client.force_login(bob)
     assert client.get(reverse("notifications_unread")).json() == {
-        "unread": 2, "text": "notice 1", "url": "/"}
+        "unread": 2, "text": "notice 1", "url": "/", "fast": False, "round": None}
 
 
 @pytest.mark.django_db
@@ -265,6 +265,25 @@ async def test_a_notice_reaches_the_players_lobby_socket_live(players, cookies):
     await database_sync_to_async(client.post)(reverse("notifications_read"))
     assert (await _next_of(bobs, "notification"))["unread"] == 0
     for comm in (alices, bobs):
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_notice_reaches_a_game_page_the_player_has_open(players, cookies, game):
+    """The socket a game page already holds carries its viewer's notices to the bell (a
+    spectator's too: they are the viewer's own), never another account's."""
+    alice, bob, carol = players
+    bobs, _, _ = await connect(game, await database_sync_to_async(cookies)(bob))
+    carols, _, _ = await connect(game, await database_sync_to_async(cookies)(carol))
+    await database_sync_to_async(open_challenge)(alice, rated=False, opponent="carol")
+    msg = await receive(carols, "notification")
+    assert (msg["unread"], msg["url"]) == (1, "/")
+    assert msg["text"].startswith("alice challenges you to a casual game")
+    while not await bobs.receive_nothing(timeout=0.3):  # bob's socket: his game's frames,
+        other = await bobs.receive_json_from()  # never carol's notice
+        assert other["type"] != "notification", other
+    for comm in (bobs, carols):
         await comm.disconnect()
 
 

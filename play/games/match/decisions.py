@@ -34,9 +34,12 @@ from play.games.protocol import (
 )
 from play.games.text import problem as text_problem
 
-from . import takebacks
 from .sessions import OFFER
 from .state import ABORT, ADDTIME, DECIDE, DECLINE, FORFEIT, LEAVE, NOTE, NULL, MatchState
+from .takebacks import WHAT as TAKEBACK
+from .takebacks import accepted as takeback_accepted
+from .takebacks import refusal as takeback_refusal
+from .takebacks import target as takeback_target
 
 UNPLAYED = "unplayed"  # R41: the cause of an event game's opening turn not completed in time
 MAX_MESSAGE = 500  # characters of an announcement
@@ -167,9 +170,9 @@ def offer(state: MatchState, actor: Actor, command: Offer, at: int | None) -> Ev
         raise NotAllowed(f"only the players offer a {command.what}, not the {actor.kind}")
     check_seat(state, actor)
     live(state)
-    taking_back = command.what == takebacks.WHAT
-    if taking_back and takebacks.refusal(state):
-        raise IllegalCommand(takebacks.refusal(state))
+    taking_back = command.what == TAKEBACK
+    if taking_back and takeback_refusal(state):
+        raise IllegalCommand(takeback_refusal(state))
     if not taking_back and command.what not in state.variant.offers:
         allowed = ", ".join(state.variant.offers) or "none"
         raise IllegalCommand(f"{state.variant.title} has no {command.what} by agreement "
@@ -185,12 +188,12 @@ def offer(state: MatchState, actor: Actor, command: Offer, at: int | None) -> Ev
         data["t"] = at
     if not s.accepts(command.what, actor.seat, state.seats):
         if taking_back:
-            takebacks.target(state, actor.seat)  # refused now if there is nothing to take back
+            takeback_target(state, actor.seat)  # refused now if there is nothing to take back
             return Event(OFFER, actor.seat, data, "asks to take back their last turn",
                          actor.kind)
         return Event(OFFER, actor.seat, data, f"offers a {command.what}", actor.kind)
     if taking_back and s.offer is not None:
-        return takebacks.accepted(state, s.offer[1], actor, at)
+        return takeback_accepted(state, s.offer[1], actor, at)
     if command.what == "draw":
         data = {"ranks": {seat: 1 for seat in state.seats}, "winner": None,
                 "detail": "draw by agreement", "cause": "agreement"}
