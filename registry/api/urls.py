@@ -6,7 +6,7 @@ from registry.api import arbiters, views
 from registry.api import pool as pool_api
 from registry.api.errors import not_found
 from registry.events import api as events
-from registry.events import hettlandic_api
+from registry.events import hand_api, hettlandic_api
 
 app_name = "api"
 
@@ -44,6 +44,12 @@ event_urls = [
     path("events/<int:event_id>/standings/", events.EventStandings.as_view(),
          name="event-standings"),
     path("events/<int:event_id>/trf/", events.EventTRF.as_view(), name="event-trf"),
+    # issue 38: changes by hand and bye requests (registry/events/hand_api.py)
+    path("events/<int:event_id>/rounds/<int:number>/changes/",
+         hand_api.RoundChanges.as_view(), name="event-changes"),
+    path("events/<int:event_id>/byes/", hand_api.ByeRequests.as_view(), name="event-byes"),
+    path("events/<int:event_id>/byes/<int:number>/cancel/", hand_api.ByeCancel.as_view(),
+         name="event-bye-cancel"),
     # issue 22: the Hettlandic system (registry/events/hettlandic_api.py)
     path("events/<int:event_id>/hettlandic/", hettlandic_api.HettlandicDetail.as_view(),
          name="event-hettlandic"),

@@ -107,6 +107,9 @@ class SettingsSerializer(serializers.Serializer):
                                           allow_null=True)
     min_stratum = serializers.IntegerField(min_value=1, max_value=3, required=False,
                                            allow_null=True)
+    max_byes = serializers.IntegerField(
+        min_value=0, max_value=trf.MAX_ROUNDS, required=False,
+        help_text="the half-point byes a player may request (a Swiss's; 0: no requests)")
     arbiters = serializers.ListField(child=serializers.CharField(max_length=150),
                                      required=False, allow_empty=False,
                                      help_text="usernames of the event's arbiters")

@@ -27,7 +27,7 @@ class Event(models.Model):
     STATUSES = [(ANNOUNCED, "announced"), (RUNNING, "running"), (CLOSED, "closed")]
     # the settings an arbiter may change only before round 1 is paired
     SETTINGS = ("name", "variant", "time_control", "rated", "scoring_model", "system",
-                "rounds", "auto_arbiter", "venue", "min_rating", "min_stratum")
+                "rounds", "auto_arbiter", "venue", "min_rating", "min_stratum", "max_byes")
 
     body = models.ForeignKey(AffiliatedBody, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(max_length=200)
@@ -45,6 +45,9 @@ class Event(models.Model):
     # any time (not one of SETTINGS), read when a message is sent
     chat = models.BooleanField(default=False)
     min_rating = models.PositiveIntegerField(null=True, blank=True)
+    # issue 38: the half-point byes a player may ask for on the event page (a Swiss's, C.04.1;
+    # registry.events.bye_requests); 0: the event takes no bye requests
+    max_byes = models.PositiveSmallIntegerField(default=0)
     min_stratum = models.PositiveSmallIntegerField(null=True, blank=True)
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="arbiter_of")
     status = models.CharField(max_length=10, choices=STATUSES, default=ANNOUNCED)
@@ -162,6 +165,49 @@ class Pairing(models.Model):
         ordering = ["round__number", "bye", "board"]
         indexes = [models.Index(fields=["round", "board"])]
 
+
+class ByeRequest(models.Model):
+    """A player's bye asked for a future round of a Swiss (issue 38, C.04.1): ``H`` (half a
+    point, counted against ``Event.max_byes``) or ``Z`` (no point, not counted). When the
+    worker pairs that round the requests become its ``absent`` byes
+    (``registry.events.bye_requests``); the row stays as the player's record of it."""
+
+    HALF, ZERO = "H", "Z"
+    KINDS = [(HALF, "half-point bye"), (ZERO, "zero-point bye")]
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="bye_requests")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="bye_requests")
+    number = models.PositiveSmallIntegerField()  # the round
+    kind = models.CharField(max_length=1, choices=KINDS)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number", "entry__key"]
+        constraints = [models.UniqueConstraint(fields=["entry", "number"],
+                                               name="events_byerequest_unique_round")]
+
+
+class ManualChange(models.Model):
+    """An arbiter's change by hand to a paired round before it starts (issue 38,
+    ``registry.events.manual_pairing``): two boards swapped, two players paired by hand, a
+    board's colours swapped; with the reason in words, shown beside the boards it touched
+    and written as a TRF comment line. ``players``: the keys whose opponent the change chose
+    (a player is paired by hand at most twice in an event)."""
+
+    SWAP_BOARDS, PAIR, COLOURS = "swap_boards", "pair", "colours"
+    KINDS = [(SWAP_BOARDS, "boards swapped"), (PAIR, "paired by hand"),
+             (COLOURS, "colours swapped")]
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="manual_changes")
+    kind = models.CharField(max_length=12, choices=KINDS)
+    summary = models.CharField(max_length=300)  # what changed, in words (the TRF comment)
+    reason = models.CharField(max_length=200)
+    players = models.JSONField(default=list, blank=True)
+    pairings = models.ManyToManyField(Pairing, related_name="manual_changes", blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                           on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round__number", "created", "id"]
 
 
 # --- the Hettlandic system (R44-R46; registry/events/hettlandic.py) ----------------------------

@@ -22,7 +22,7 @@ from play.chat import restrictions
 from play.games import clock
 from play.games.registry import variant_of
 from play.games.text import TextError, clean_name, problem
-from registry.events import hettlandic, state
+from registry.events import bye_requests, hettlandic, manual_pairing, state
 from registry.events.access import (  # noqa: F401  (is_arbiter: the pages and API ask here)
     EventError,
     check_conditions,
@@ -108,8 +108,23 @@ def _check_settings(body: AffiliatedBody, values: dict) -> None:
                                   or value < 0 or value > high):
             raise EventError(f"{name} must be a whole number from 0 to {high}, not "
                              f"{str(value)[:20]!r}")
+    # issue 38: the half-point byes a player may ask for (registry.events.bye_requests)
+    byes = values.get("max_byes")
+    if byes is not None and (not isinstance(byes, int) or isinstance(byes, bool)
+                             or not 0 <= byes <= trf.MAX_ROUNDS):
+        raise EventError(f"max_byes (the byes a player may request) must be a whole number "
+                         f"from 0 to {trf.MAX_ROUNDS}, not {str(byes)[:20]!r}")
     if values.get("min_stratum") is not None and values["min_stratum"] not in (1, 2, 3):
         raise EventError("min_stratum is 1, 2 or 3")
+
+
+def _byes_of_swiss(system: str, max_byes) -> None:
+    """Byes on request are a Swiss's (issue 38, C.04.1): a round robin's schedule is fixed
+    (R42), a Hettlandic round's bye is R44's."""
+    if max_byes and system != SWISS:
+        raise EventError("only a Swiss takes bye requests: a round robin has no byes on "
+                         "request (R42), a Hettlandic round its own bye (R44); set the byes "
+                         "a player may request to 0")
 
 
 def _name(value, what: str) -> str:
@@ -138,6 +153,7 @@ def create_event(user, body: AffiliatedBody, arbiters=None, **values) -> Event:
     system = values.get("system", SWISS)
     if system == SWISS and not values.get("rounds"):
         raise EventError("a Swiss needs its number of rounds (R41)")
+    _byes_of_swiss(system, values.get("max_byes"))
     with transaction.atomic():
         event = Event.objects.create(body=body, created_by=user, **values)
         event.arbiters.set(arbiters or [user])
@@ -153,6 +169,7 @@ def change_settings(user, event: Event, **values) -> Event:
     merged_system = values.get("system", event.system)
     if merged_system == SWISS and not values.get("rounds", event.rounds):
         raise EventError("a Swiss needs its number of rounds (R41)")
+    _byes_of_swiss(merged_system, values.get("max_byes", event.max_byes))
     with transaction.atomic():
         for name, value in values.items():
             setattr(event, name, value)
@@ -409,15 +426,18 @@ def pair_next(event: Event, force: bool = False, absent: dict[str, str] | None =
     ``claim()``, asked in the writing transaction, says whether the caller may still write
     (the worker's claim on the request); False raises ``PairingLost``."""
     for _ in range(_ATTEMPTS):
-        paired = _pair_swiss(event, force, absent, progress) if _is_swiss(event) else None
+        # the players' bye requests for the round (issue 38), the arbiter's absences winning
+        wanted = bye_requests.absent_for(event, absent)
+        paired = _pair_swiss(event, force, wanted, progress) if _is_swiss(event) else None
         with transaction.atomic():
             locked = Event.objects.select_for_update().get(pk=event.pk)
             changed = paired is not None and (locked.revision != paired.revision or (
-                paired.first and _closing(locked) != paired.closing))
+                paired.first and _closing(locked) != paired.closing)
+                or bye_requests.absent_for(locked, absent) != wanted)
             if not changed:
                 if claim is not None and not claim():
                     raise PairingLost
-                return _write_round(locked, force, absent, paired)
+                return _write_round(locked, force, wanted, paired)
         # the event changed while it was paired (a result, an entry, a rating): again
     raise EventError("the event kept changing while its round was paired: pair it again",
                      "conflict")
@@ -739,7 +759,8 @@ def export_trf(event: Event) -> str:
                         start=event.created.strftime("%Y/%m/%d"),
                         end=event.closed.strftime("%Y/%m/%d") if event.closed else "",
                         arbiter=arbiters)
-    return trf.export(t, header, ranks)
+    # an arbiter's changes by hand, as ### comment lines (issue 38)
+    return trf.export(t, header, ranks, manual_pairing.comment_lines(event))
 
 
 def import_trf(user, body: AffiliatedBody, text: str, **values) -> Event:

@@ -19,8 +19,10 @@ from django.views.decorators.http import require_http_methods
 from play.games import clock
 from play.games.registry import two_seat_choices, variant_label
 from registry.events import (
+    bye_requests,
     hettlandic,
     hettlandic_views,
+    manual_pairing,
     pairer,
     schedule,
     services,
@@ -42,6 +44,8 @@ BYE_WORDS = {"U": "bye (1 point)", "H": "half-point bye", "F": "full-point bye",
 
 #: the announcement form's values before anything is typed
 NEW_EVENT = {"body": "", "name": "", "variant": "standard", "system": "swiss", "rounds": "5",
+             # issue 38: two half-point byes on request, lichess's and many opens' number
+             "max_byes": "2",
              "scoring_model": "S1", "venue": "online", "auto_arbiter": "warn",
              "time_control": "untimed", "rated": True, "min_rating": "", "min_stratum": ""}
 
@@ -88,6 +92,8 @@ def event_new(request):
               "time_control": request.POST.get("time_control", "") or "untimed",
               "min_rating": _int(request.POST.get("min_rating")),
               "min_stratum": _int(request.POST.get("min_stratum"))}
+    if values["system"] == "swiss":  # byes on request are a Swiss's (issue 38)
+        values["max_byes"] = _int(request.POST.get("max_byes"), 0)
     values = hettlandic.form_values(values)  # R44 fixes phase 1's rounds, model, rating
     try:
         event = services.create_event(request.user, body, **values)
@@ -127,11 +133,13 @@ def _rounds(event: Event, user, number: int | None) -> list[dict]:
     if not every:
         wanted = wanted.filter(round__number=number)
     rows: dict[int, list] = {}
+    by_hand = manual_pairing.notes(event, None if every else number)
     for p in wanted.select_related("white", "black", "game").order_by("round__number", "bye",
                                                                        "board"):
         p.words = RESULT_WORDS.get(p.result, "") if p.black_id else BYE_WORDS.get(p.bye, p.bye)
         p.how = _how(p) if p.black_id else ""
         p.mine = mine in (p.white_id, p.black_id)
+        p.by_hand = by_hand.get(p.pk, [])  # issue 38: "changed by hand: reason"
         rows.setdefault(p.round_id, []).append(p)
     rounds = list(event.event_rounds.all() if every
                   else event.event_rounds.filter(number=number))
@@ -145,7 +153,7 @@ def _settings_form(event: Event, typed=None) -> dict:
     form = {"name": event.name, "system": event.system, "rounds": event.rounds,
             "scoring_model": event.scoring_model, "venue": event.venue,
             "auto_arbiter": event.auto_arbiter, "rated": event.rated,
-            "time_control": clock.time_label(event.time_control),
+            "time_control": clock.time_label(event.time_control), "max_byes": event.max_byes,
             "arbiters": ", ".join(a.username for a in event.arbiters.all())}
     if typed is not None:
         form.update({k: typed.get(k, "") for k in form if k != "rated"})
@@ -194,7 +202,34 @@ def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_ty
         "variant_label": variant_label(event.variant),
         "sf": _settings_form(event, typed), "refused": typed is not None,
         "may_register": walk_in.may_register(request.user, event),
-        "walk_in": walk_in_typed or {}}, status=status)
+        "walk_in": walk_in_typed or {},
+        **_byes_and_changes(event, entered, is_arbiter, shown)}, status=status)
+
+
+def _byes_and_changes(event: Event, entered, is_arbiter: bool, shown) -> dict:
+    """Issue 38 on the event page: a player's bye requests and the rounds they may ask for;
+    the arbiter's waiting requests and the shown round's changes by hand."""
+    out: dict = {"bye_rounds": [], "my_byes": [], "byes_left": 0, "waiting_byes": [],
+                 "changes": [], "changeable": None}
+    paired = len(event.event_rounds.all())
+    if event.system == "swiss" and event.max_byes and event.status != Event.CLOSED:
+        if entered and entered.withdrawn_after is None:
+            mine = bye_requests.of_entry(event, entered)
+            asked = {b["number"] for b in mine}
+            out["my_byes"] = mine
+            out["bye_rounds"] = [n for n in range(paired + 1, event.rounds + 1)
+                                 if n not in asked]
+            out["byes_left"] = max(0, event.max_byes - bye_requests.half_byes(event, entered))
+        if is_arbiter:
+            out["waiting_byes"] = bye_requests.waiting(event)
+    if shown is not None:
+        rnd = event.event_rounds.filter(number=shown).first()
+        if rnd is not None:
+            out["changes"] = manual_pairing.of_round(rnd)
+            if is_arbiter and rnd.state == rnd.PAIRED and paired == rnd.number and \
+                    event.system == "swiss" and event.status != Event.CLOSED:
+                out["changeable"] = rnd
+    return out
 
 
 def event_pairing(request, event_id: int):
@@ -245,6 +280,10 @@ def _act(request, event: Event, action: str) -> str:
                   "auto_arbiter": post.get("auto_arbiter", event.auto_arbiter),
                   "time_control": post.get("time_control", event.time_control) or "untimed",
                   "rated": post.get("rated") == "on"}
+        if values["system"] == "swiss":  # byes on request are a Swiss's (issue 38)
+            values["max_byes"] = _int(post.get("max_byes"), event.max_byes)
+        elif event.max_byes:
+            values["max_byes"] = 0
         services.change_settings(user, event, **hettlandic.form_values(values, event))
         names = [n.strip() for n in post.get("arbiters", "").split(",") if n.strip()]
         if names:
@@ -283,6 +322,21 @@ def _act(request, event: Event, action: str) -> str:
                                 post.get("result", ""), _int(post.get("round")),
                                 post.get("note", ""))
         return f"Board {p.board}: {RESULT_WORDS[p.result]}."
+    if action == "bye_request":  # issue 38: a player's bye for a future round
+        bye = bye_requests.request_bye(user, event, _int(post.get("round")), post.get("kind"))
+        return f"You asked for a {bye_requests.KIND_WORDS[bye.kind]} in round {bye.number}."
+    if action == "bye_cancel":
+        number = _int(post.get("round"))
+        bye_requests.cancel(user, event, number)
+        return f"Your bye in round {number} is cancelled."
+    if action == "change":  # issue 38: an arbiter's change by hand to a paired round
+        kind = post.get("change", "")
+        manual_pairing.change(
+            user, event, _int(post.get("round")), kind, reason=post.get("reason", ""),
+            boards=[_int(post.get("board_a")), _int(post.get("board_b"))],
+            players=[post.get("player_a", ""), post.get("player_b", "")],
+            board=_int(post.get("board")))
+        return "The round is changed by hand; the reason is shown beside its boards."
     if action == "close":
         services.close_event(user, event)
         return "The event is closed; its results are final."

@@ -7,7 +7,8 @@ rating 49-52, points 81-84, rank 86-89, and from column 92 one ten-character blo
 null game is a draw ``=``. TRF(x) extensions: ``XXR`` the number of rounds, ``XXC`` the initial
 colour (``white1``/``black1``). Our own lines, which checkers skip: ``TLS`` the pairing system,
 and ``TLP`` per player (pairing number, player id, round joined, last round before
-withdrawal), so that an export read back is the same event.
+withdrawal), so that an export read back is the same event. Comment lines (``###``) carry
+an arbiter's changes by hand to a round and their reasons (issue 38); a reader skips them.
 
 An imported file is checked whole before anything is written (issue 41): every number in the
 range its column and its row hold, every player id at most an entry's 40 characters and named
@@ -18,6 +19,7 @@ line and what is wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from registry.events.pairing.model import (
@@ -77,7 +79,13 @@ def _points(value: float) -> str:
     return f"{value:4.1f}"
 
 
-def export(t: Tournament, header: Header = Header(), ranks: dict[str, int] | None = None) -> str:
+def export(t: Tournament, header: Header = Header(), ranks: dict[str, int] | None = None,
+           comments: Sequence[str] = ()) -> str:
+    """The file; ``comments``: comment lines (``###``, TRF-16's and TRF-2026's, which readers
+    skip), written after the header: an arbiter's changes by hand to a round (issue 38)."""
+    for comment in comments:
+        if not comment.startswith("###") or "\n" in comment or "\r" in comment:
+            raise PairingError(f"a TRF comment is one line starting ###, not {comment[:20]!r}")
     numbers = t.numbers()
     cells = t.cells()
     scores = t.scores()
@@ -88,7 +96,7 @@ def export(t: Tournament, header: Header = Header(), ranks: dict[str, int] | Non
              f"102 {header.arbiter}".rstrip(),
              f"XXR {t.total_rounds or len(t.rounds)}",
              f"XXC {'white1' if t.initial_colour == 'white' else 'black1'}",
-             f"TLS {t.system}"]
+             f"TLS {t.system}", *comments]
     for e in sorted(t.entrants, key=lambda e: numbers[e.key]):
         n = numbers[e.key]
         line = (f"001 {n:4d}      {e.name[:33]:<33} {e.rating:4d}"[:52]).ljust(80)
@@ -133,6 +141,8 @@ def parse(text: str) -> Tournament:
     for i, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         prefix = line[:3]
+        if prefix == "###":  # a comment (an arbiter's change by hand, issue 38): skipped
+            continue
         if prefix == "001":
             if len(line) < 84:
                 raise TRFError(i, "a player line (001) is shorter than its 84 columns")
