@@ -43,7 +43,8 @@ def emit(obj: object) -> None:
 
 
 #: ``replay``/``suggest --game G``: the module that reads G's records (talu's is the default).
-OTHER_GAMES = {"tafl": "talu_cli.replay_tafl", "tablut": "talu_cli.replay_tafl"}
+OTHER_GAMES = {"tafl": "talu_cli.replay_tafl", "tablut": "talu_cli.replay_tafl",
+               "talat": "talu_cli.replay_talat"}
 #: ``suggest --game G``: the module of G's computer (``talu_cli.suggest_tafl``).
 OTHER_SUGGEST = {"tafl": "talu_cli.suggest_tafl", "tablut": "talu_cli.suggest_tafl"}
 
@@ -61,9 +62,10 @@ def _game_option(argv: list[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     game = _game_option(args_list) if args_list[:1] in (["replay"], ["suggest"]) else None
-    if game in OTHER_GAMES:
+    table = OTHER_SUGGEST if args_list[:1] == ["suggest"] else OTHER_GAMES
+    if game in table:
         try:
-            module = (OTHER_SUGGEST if args_list[0] == "suggest" else OTHER_GAMES)[game]
+            module = table[game]
             return int(importlib.import_module(module).run_command(args_list))
         except KeyboardInterrupt:
             return 130
