@@ -99,6 +99,57 @@ class BodyToken(models.Model):
         return f"token {self.label or self.pk} of {self.body.registrar_id}"
 
 
+class BodyKey(models.Model):
+    """One signing key a body has had (issue 38, ``registry.clubs.keys``): its public key only.
+
+    ``AffiliatedBody.key_id``/``public_key`` stay the *current* key (what the API shows and what
+    the body signs with now); these rows are its history, so a rotation keeps the old key: a
+    record names its signer's ``key_id`` (R33), and a record signed before the rotation still
+    verifies against the key it names. ``retired`` is set when a newer key replaced this one
+    (it still verifies what it signed before then); ``revoked`` when a registrar withdrew it
+    (lost or stolen): no record signed with it is accepted any more (``registry.submission``)."""
+
+    GENERATED, UPLOADED, RECORDED = "generated", "uploaded", "recorded"
+    ORIGINS = [(GENERATED, "generated on the site"), (UPLOADED, "uploaded"),
+               (RECORDED, "on file before keys were kept")]
+
+    body = models.ForeignKey(AffiliatedBody, on_delete=models.CASCADE, related_name="keys")
+    fingerprint = models.CharField(max_length=64, unique=True)
+    key_id = models.CharField(max_length=20)
+    # its subkeys' key ids, space-separated: a record signed by a signing subkey names that
+    # subkey's id (R33: the last 8 hex digits of the *signing* key's fingerprint)
+    subkey_ids = models.CharField(max_length=400, blank=True)
+    public_key = models.TextField()
+    uid = models.CharField(max_length=300, blank=True)
+    origin = models.CharField(max_length=10, choices=ORIGINS, default=UPLOADED)
+    added = models.DateTimeField()
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="+")
+    retired = models.DateTimeField(null=True, blank=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    revoked_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-added", "-id"]
+        constraints = [models.UniqueConstraint(
+            fields=["body"], condition=models.Q(retired__isnull=True, revoked__isnull=True),
+            name="one_current_key_per_body")]
+
+    def __str__(self) -> str:
+        return f"key {self.key_id} of {self.body.registrar_id}"
+
+    @property
+    def state(self) -> str:
+        return "revoked" if self.revoked else "retired" if self.retired else "current"
+
+    @property
+    def key_ids(self) -> set[str]:
+        """Every R33 ``key_id`` a record signed with this key may name."""
+        return {self.key_id, *self.subkey_ids.split()}
+
+
 class PlayerQuerySet(models.QuerySet):
     def ranked(self, number: int) -> PlayerQuerySet:
         """A stratum's leaderboard (R26): players who have played a rated game, best first."""
@@ -335,9 +386,11 @@ class AuditEntry(models.Model):
     ADD_PERSON, DROP_PERSON, REGISTER, CLAIM, IMPORT = "add_person", "rm_person", "register", \
         "claim", "import"
     MODERATE = "moderate"  # chat beside games (issue 39, registry.moderation)
+    KEY, TOKEN = "key", "token"  # a body's signing keys and API tokens (issue 38)
     ACTIONS = [(a, a) for a in (SUBMIT, ANNUL, CORRECT, RECOMPUTE, PHASE, APPOINT, DISMISS,
                                 ARBITRATE, APPLY, APPROVE, REFUSE, SUSPEND, REINSTATE,
-                                ADD_PERSON, DROP_PERSON, REGISTER, CLAIM, IMPORT, MODERATE)]
+                                ADD_PERSON, DROP_PERSON, REGISTER, CLAIM, IMPORT, MODERATE,
+                                KEY, TOKEN)]
 
     created = models.DateTimeField(auto_now_add=True)
     actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

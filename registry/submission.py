@@ -1,12 +1,13 @@
 """Over-the-board games submitted by an affiliated body (book 5.3.4): verify, archive, rate.
 
 A body uploads the game entry (STGE) and the session entries (STSE) of a finished game. The
-records core checks them (structure, hashes R32, the chain, signatures R33 against the body's
-stored public key, the notation replayed through ``play.games.talu``); this module adds the
-registry's checks (the records are the submitting body's, both players are registered and
-differ, the game is new and finished) and collects *every* reason before answering. An accepted
-game is archived with its records, tally and STGN and rated by the ledger exactly as a live
-game; a rejected one changes nothing.
+records core checks them (structure, hashes R32, the chain, signatures R33, the notation
+replayed through ``play.games.talu``); this module adds the registry's checks (the records are
+the submitting body's, signed with the key each names among the body's keys, ``keys_on_file``:
+the current one, or a retired one for what it signed before its retirement, never a revoked
+one, issue 38; both players are registered and differ; the game is new and finished) and
+collects *every* reason before answering. An accepted game is archived with its records, tally
+and STGN and rated by the ledger exactly as a live game; a rejected one changes nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ from django.db import transaction
 
 from play.games.talu import write_stgn
 from registry.ledger import rate_finished_game, tally_to_json
-from registry.models import AffiliatedBody, AuditEntry, GameRecord, Player, RegistryGame
+from registry.models import (
+    AffiliatedBody,
+    AuditEntry,
+    BodyKey,
+    GameRecord,
+    Player,
+    RegistryGame,
+)
 from registry.records import keys, schema, yamlio
 from registry.records import slip as slips
 from registry.records.errors import RecordError
@@ -71,11 +79,46 @@ _rings_lock = threading.Lock()
 _ring_base: str | None = None
 
 
+@dataclass(frozen=True)
+class BodyKeyOnFile:
+    """A key a body has had (``BodyKey``, or the ``AffiliatedBody.public_key`` on file that no
+    row holds yet): what a record naming it is checked against."""
+
+    key_id: str
+    public_key: str
+    retired: datetime | None = None
+    revoked: datetime | None = None
+    revoked_reason: str = ""
+    subkey_ids: tuple[str, ...] = ()
+    recorded: bool = True  # False: ``AffiliatedBody.public_key`` only, its subkeys unknown
+
+    def named_by(self, key_id: str) -> bool:
+        """Whether a record naming ``key_id`` (R33) was signed with this key or a subkey."""
+        return key_id.upper() in {self.key_id.upper(), *(k.upper() for k in self.subkey_ids)}
+
+
+def keys_on_file(body: AffiliatedBody) -> list[BodyKeyOnFile]:
+    """Every key of ``body``: current, retired (rotated out) and revoked (issue 38,
+    ``registry.clubs.keys``)."""
+    found = [BodyKeyOnFile(k.key_id, k.public_key, k.retired, k.revoked, k.revoked_reason,
+                           tuple(k.subkey_ids.split()))
+             for k in BodyKey.objects.filter(body=body).order_by("added", "id")]
+    if body.public_key.strip() and not any(k.key_id == body.key_id for k in found):
+        found.append(BodyKeyOnFile(body.key_id, body.public_key, recorded=False))
+    return found
+
+
 def body_keyring(body: AffiliatedBody) -> str:
-    """A GnuPG home holding only ``body``'s public key (made once per key per process), so a
+    """A GnuPG home holding only ``body``'s public keys that may still verify (its current
+    and retired keys, not the revoked ones), made once per set of keys per process, so a
     record signed by any other key fails its signature check."""
+    usable = sorted(k.public_key for k in keys_on_file(body) if k.revoked is None)
+    return _keyring_of(usable)
+
+
+def _keyring_of(public_keys: list[str]) -> str:
     global _ring_base
-    digest = hashlib.sha256(body.public_key.encode()).hexdigest()[:24]
+    digest = hashlib.sha256("\0".join(public_keys).encode()).hexdigest()[:24]
     with _rings_lock:
         if digest not in _rings:
             if _ring_base is None:
@@ -83,11 +126,69 @@ def body_keyring(body: AffiliatedBody) -> str:
             home = Path(_ring_base) / digest
             ring = keys.Keyring(home, create=True)
             try:
-                keys.import_public_keys(ring, body.public_key)
+                for text in public_keys:
+                    keys.import_public_keys(ring, text)
             finally:
                 keys.stop_agent(home)  # importing may start one; verifying needs none
             _rings[digest] = str(home)
         return _rings[digest]
+
+
+def _day(when: datetime) -> str:
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _key_reasons(body: AffiliatedBody, on_file: list[BodyKeyOnFile], what: str, meta: Any,
+                 tail: Any) -> list[str]:
+    """The key a record names (R33 ``key_id``) must be one of the body's, not revoked, and,
+    when retired, have signed before its retirement: the entry's ``meta.created`` is earlier.
+
+    A revoked key is refused whatever the entry's date: whoever holds a lost key can date a
+    record as they like (the choice where R31-R35 are silent; docs/clubs.md)."""
+    sigs = tail.get("signatures") if isinstance(tail, dict) else None
+    roles = schema.signature_roles(sigs) if isinstance(sigs, dict) else {}
+    block = roles.get(schema.BODY_ROLE)
+    named = block.get("key_id") if isinstance(block, dict) else None
+    if not isinstance(named, str):
+        return []  # the records core reports a missing or malformed signature
+    match = next((k for k in on_file if k.named_by(named)), None)
+    if match is None:
+        if not all(k.recorded for k in on_file):
+            return []  # a key on file whose subkeys are not known: gpg decides
+        known = ", ".join(k.key_id for k in on_file)
+        return [f"{what}: the body's signature is by key {named}, which is not a key of "
+                f"{body.registrar_id} (its keys: {known})"]
+    if match.revoked is not None:
+        return [f"{what}: the body's signature is by key {named}, which {body.registrar_id} "
+                f"revoked on {_day(match.revoked)} ({match.revoked_reason}): no record signed "
+                "with a revoked key is accepted"]
+    if match.retired is not None:
+        created = meta.get("created") if isinstance(meta, dict) else None
+        try:
+            made = datetime.fromtimestamp(created, tz=UTC) if type(created) is int else None
+        except (OverflowError, OSError, ValueError):
+            made = None
+        if made is None or made >= match.retired:
+            dated = f"made {_day(made)}" if made else "without a readable meta.created"
+            return [f"{what}: the body's signature is by key {named}, retired on "
+                    f"{_day(match.retired)} when a new key replaced it: it verifies only "
+                    f"records made before then, and this one is {dated}; sign it with the "
+                    f"current key {body.key_id or '(none: add one)'}"]
+    return []
+
+
+def _all_key_reasons(body: AffiliatedBody, entry: Any, sessions: list[Any]) -> list[str]:
+    on_file = keys_on_file(body)
+    reasons = []
+    if isinstance(entry, dict):
+        reasons += _key_reasons(body, on_file, "game entry", entry.get("meta"),
+                                entry.get("tail"))
+    for i, doc in enumerate(sessions):
+        if isinstance(doc, dict) and isinstance(doc.get("session"), dict):
+            session = doc["session"]
+            reasons += _key_reasons(body, on_file, f"session entry {i + 1}",
+                                    session.get("meta"), session.get("tail"))
+    return reasons
 
 
 @atexit.register
@@ -145,9 +246,10 @@ def verify_sessions(body: AffiliatedBody, stge_text: str, stse_texts: list[str])
     Raises :class:`SubmissionRejected` with every reason found.
     """
     reasons: list[str] = []
-    if not body.public_key.strip():
-        raise SubmissionRejected([f"the body {body.registrar_id} has no public key on file: "
-                                  "its signatures cannot be checked"])
+    if not any(k.revoked is None for k in keys_on_file(body)):
+        raise SubmissionRejected([f"the body {body.registrar_id} has no public key on file "
+                                  "(or only revoked ones): its signatures cannot be checked; "
+                                  "its registrars add a key on the club's keys page"])
     if not isinstance(stse_texts, list | tuple) or not stse_texts:
         raise SubmissionRejected(["no session entry (STSE) given: a game needs at least one"])
     if len(stse_texts) > MAX_SESSIONS:
@@ -156,6 +258,9 @@ def verify_sessions(body: AffiliatedBody, stge_text: str, stse_texts: list[str])
     sessions = [_parse(t, f"session entry {i + 1}", reasons) for i, t in enumerate(stse_texts)]
     if reasons:
         raise SubmissionRejected(reasons)
+    key_reasons = _all_key_reasons(body, entry, sessions)  # the key each record names
+    if key_reasons:
+        raise SubmissionRejected(key_reasons)
     try:
         ring = body_keyring(body)
     except keys.KeyringError as exc:

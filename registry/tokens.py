@@ -23,11 +23,17 @@ def hash_token(plain: str) -> str:
     return hashlib.sha256(plain.encode("utf-8")).hexdigest()
 
 
+def issue(body: AffiliatedBody, label: str = "") -> tuple[BodyToken, str]:
+    """A new token for ``body``: its row and the plain token (shown once); only the hash is
+    stored."""
+    plain = PREFIX + secrets.token_urlsafe(30)
+    token = BodyToken.objects.create(body=body, key_hash=hash_token(plain), label=label[:100])
+    return token, plain
+
+
 def issue_token(body: AffiliatedBody, label: str = "") -> str:
     """A new token for ``body``: returns the plain token (once); stores only its hash."""
-    plain = PREFIX + secrets.token_urlsafe(30)
-    BodyToken.objects.create(body=body, key_hash=hash_token(plain), label=label[:100])
-    return plain
+    return issue(body, label)[1]
 
 
 def find_token(plain: str) -> BodyToken | None:

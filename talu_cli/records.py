@@ -9,6 +9,9 @@
   faults on stderr and nothing on stdout.
 * ``talu keygen [--keyring DIR] --registrar-id ID --name NAME [--email E]``: create an
   affiliated body's signing key and print its ``key_id`` (R33); exit 1 with the reason.
+  ``--public-key FILE`` also writes its ASCII-armoured public key, the file a registrar
+  uploads on the club's keys page (issue 38); ``--rotate`` makes a new key although the
+  keyring has one for the body (the newest signs; the older ones still verify).
 
 The keyring is a GnuPG home directory: ``--keyring``, else ``$TALU_KEYRING``, else
 ``./var/keyring``.
@@ -47,6 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", required=True, help="the body's name, e.g. 'Szeged Talu Club'")
     p.add_argument("--email", default=None)
     p.add_argument("--algorithm", choices=ALGORITHMS, default="ed25519")
+    p.add_argument("--public-key", metavar="FILE", default=None,
+                   help="also write the ASCII-armoured public key to FILE (to upload on the "
+                        "club's keys page)")
+    p.add_argument("--rotate", action="store_true",
+                   help="make a new key although the keyring has one for this registrar id")
     p.set_defaults(func=run_keygen)
 
 
@@ -97,14 +105,23 @@ def run_slip(args: argparse.Namespace) -> int:
 
 
 def run_keygen(args: argparse.Namespace) -> int:
-    from registry.records.keys import default_keyring
+    from registry.records.keys import default_keyring, export_public_key
 
     try:
         keyring = args.keyring or default_keyring()
         info = create_body_key(keyring, registrar_id=args.registrar_id, name=args.name,
-                               email=args.email, algorithm=args.algorithm)
+                               email=args.email, algorithm=args.algorithm,
+                               rotate=args.rotate)
     except KeyringError as exc:
         print(f"talu keygen: {exc}", file=sys.stderr)
         return 1
+    if args.public_key:
+        try:
+            with open(args.public_key, "w", encoding="utf-8") as fh:
+                fh.write(export_public_key(keyring, info.fingerprint))
+        except (OSError, KeyringError) as exc:
+            print(f"talu keygen: key {info.key_id} made, but its public key could not be "
+                  f"written to {args.public_key}: {exc}", file=sys.stderr)
+            return 1
     print(info.key_id)
     return 0

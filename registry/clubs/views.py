@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from registry.clubs import csv_import, services
+from registry.clubs import keys as body_keys
 from registry.clubs.models import BodyApplication
 from registry.clubs.services import ARTICLE, ClubError, FormError
 from registry.models import AffiliatedBody
@@ -119,6 +120,7 @@ def body_page(request, registrar_id: str):
         "arbiters": body.arbiter_users.order_by("username"),
         "members": services.members(body)[:500], "member_count": body.players.count(),
         "may_manage": services.is_registrar(request.user, body),
+        "keys": body_keys.keys_of(body),
         "stratum_words": services.STRATUM_WORDS.get(body.stratum, "")})
 
 

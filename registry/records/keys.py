@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -218,7 +219,7 @@ def find_body_key(keyring: str | os.PathLike[str] | Keyring, registrar_id: str) 
     found = [k for k in ring.list_keys(secret=True) if registrar_id in k.registrars]
     if not found:
         raise KeyringError(f"no key for registrar {registrar_id} in keyring {ring.path}")
-    return max(found, key=lambda k: k.created)
+    return max(reversed(found), key=lambda k: k.created)  # same second: the last added
 
 
 def create_body_key(
@@ -228,12 +229,14 @@ def create_body_key(
     name: str,
     email: str | None = None,
     algorithm: str = "ed25519",
+    rotate: bool = False,
 ) -> KeyInfo:
     """Create the signing key of affiliated body ``registrar_id`` (the CLI's ``talu keygen``).
 
-    Refuses when the keyring already holds a key for that registrar (key rotation is a
-    deliberate act: remove or revoke the old key first). Returns the new key; its ``key_id``
-    is what goes into ``tail.signatures.affiliated_body.key_id``.
+    Refuses when the keyring already holds a key for that registrar, unless ``rotate``: key
+    rotation is a deliberate act. The old key stays in the keyring (what it signed still
+    verifies); the newest key is the one :func:`find_body_key` signs with. Returns the new
+    key; its ``key_id`` is what goes into ``tail.signatures.affiliated_body.key_id``.
     """
     registrar_id = registrar_id.strip()
     if not REGISTRAR_RE.match(registrar_id):
@@ -246,7 +249,7 @@ def create_body_key(
         existing = find_body_key(ring, registrar_id)
     except KeyringError:
         existing = None
-    if existing is not None:
+    if existing is not None and not rotate:
         raise KeyringError(
             f"keyring {ring.path} already has key {existing.key_id} for registrar {registrar_id}"
         )
@@ -268,6 +271,119 @@ def import_public_keys(keyring: str | os.PathLike[str] | Keyring, armored: str) 
     if not result.fingerprints:
         raise KeyringError("no key could be imported")
     return list(dict.fromkeys(result.fingerprints))
+
+
+# --- a body's key handed to the registry (issue 38: the clubs' keys page) -----------------------
+
+PUBLIC_BEGIN = "-----BEGIN PGP PUBLIC KEY BLOCK-----"
+PRIVATE_BEGIN = "-----BEGIN PGP PRIVATE KEY BLOCK-----"
+MAX_PUBLIC_KEY = 100_000  # characters; an armoured ed25519 key is under 1 KB, rsa4096 ~3 KB
+
+
+@dataclass(frozen=True)
+class PublicKeyFile:
+    """A checked public key: one primary key that can sign, neither expired nor revoked;
+    ``armored`` is the key as GnuPG exports it again (what the registry keeps)."""
+
+    fingerprint: str
+    uids: tuple[str, ...]
+    created: int
+    armored: str
+    subkey_fingerprints: tuple[str, ...] = ()
+
+    @property
+    def key_id(self) -> str:
+        return key_id_of(self.fingerprint)
+
+    @property
+    def subkey_ids(self) -> tuple[str, ...]:
+        return tuple(key_id_of(f) for f in self.subkey_fingerprints)
+
+    @property
+    def registrars(self) -> tuple[str, ...]:
+        return tuple(r for r in (registrar_of(u) for u in self.uids) if r)
+
+
+@contextlib.contextmanager
+def scratch_keyring(prefix: str = "talu-scratch-") -> Iterator[Keyring]:
+    """A GnuPG home that lives for one ``with`` block: its agent stopped, its files removed
+    (a key checked or made for a body leaves nothing behind on the server)."""
+    import shutil
+    import tempfile
+
+    home = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield Keyring(home / "ring", create=True)
+    finally:
+        stop_agent(home / "ring")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _when(seconds: int) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d", time.gmtime(seconds))
+
+
+def read_public_key(text: str, *, now: float | None = None) -> PublicKeyFile:
+    """Check ``text`` as a body's public signing key; :class:`KeyringError` in words when it
+    is not one: not ASCII-armoured OpenPGP, a secret key, several keys, expired, revoked, or a
+    key that cannot sign. Nothing is kept anywhere (a scratch keyring)."""
+    import time
+
+    if not isinstance(text, str) or not text.strip():
+        raise KeyringError("no public key given: paste or upload the ASCII-armoured public key "
+                           f"(it begins with {PUBLIC_BEGIN})")
+    if len(text) > MAX_PUBLIC_KEY:
+        raise KeyringError(f"larger than {MAX_PUBLIC_KEY:,} characters: that is not one public "
+                           "key")
+    if PRIVATE_BEGIN in text:
+        raise KeyringError("this is a SECRET key: upload only the public key (talu keygen "
+                           "--public-key FILE, or gpg --armor --export), and keep the secret "
+                           "key to yourself")
+    if PUBLIC_BEGIN not in text:
+        raise KeyringError("not an ASCII-armoured OpenPGP public key: it must begin with "
+                           f"{PUBLIC_BEGIN}")
+    now = time.time() if now is None else now
+    with scratch_keyring("talu-key-check-") as ring:
+        result = ring.gpg.import_keys(text)
+        if not result.fingerprints:
+            raise KeyringError("not a readable OpenPGP public key (GnuPG could not import it)")
+        listed = ring.gpg.list_keys()
+        if len(listed) != 1:
+            raise KeyringError(f"holds {len(listed)} keys: upload one key")
+        k = listed[0]
+        fingerprint = str(k["fingerprint"])
+        expires = int(k.get("expires") or 0)
+        if k.get("trust") == "r":
+            raise KeyringError(f"key {key_id_of(fingerprint)} is revoked: make a new one")
+        if k.get("trust") == "e" or (expires and expires <= now):
+            raise KeyringError(f"key {key_id_of(fingerprint)} expired"
+                               f"{' on ' + _when(expires) if expires else ''}: make a new one "
+                               "(or extend it with gpg --quick-set-expire) and upload it again")
+        if "S" not in str(k.get("cap") or ""):
+            raise KeyringError(f"key {key_id_of(fingerprint)} cannot sign (no usable signing "
+                               "key in it): a body's key signs its records (R33)")
+        armored = str(ring.gpg.export_keys(fingerprint))
+        subkeys = ring.find(fingerprint).subkey_fingerprints
+    return PublicKeyFile(fingerprint, tuple(k.get("uids", ())), int(k.get("date") or 0),
+                         armored, subkeys)
+
+
+def make_exportable_body_key(*, registrar_id: str, name: str, email: str | None = None,
+                             algorithm: str = "ed25519") -> tuple[PublicKeyFile, str]:
+    """A new body key made in a scratch keyring that is removed at once: (its public key,
+    its ASCII-armoured secret key, without a passphrase, to hand to the body once)."""
+    with scratch_keyring("talu-key-make-") as ring:
+        info = create_body_key(ring.path, registrar_id=registrar_id, name=name, email=email,
+                               algorithm=algorithm)
+        public = str(ring.gpg.export_keys(info.fingerprint))
+        secret = str(ring.gpg.export_keys(info.fingerprint, secret=True, passphrase="",
+                                          expect_passphrase=False))
+    if PRIVATE_BEGIN not in secret:
+        raise KeyringError("gpg could not export the new secret key")
+    return PublicKeyFile(info.fingerprint, info.uids, info.created, public,
+                         info.subkey_fingerprints), secret
 
 
 def stop_agent(keyring: str | os.PathLike[str]) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from registry.clubs import keys as body_keys
 from registry.clubs import services
 from registry.clubs.models import BodyApplication, PlayerClaim
 from registry.events.models import Event
-from registry.models import AffiliatedBody, AuditEntry, Player
+from registry.models import AffiliatedBody, AuditEntry, BodyKey, BodyToken, Player
 from registry.tokens import issue_token
 
 pytestmark = pytest.mark.django_db
@@ -335,6 +336,15 @@ MATRIX = {
     "new-player": (302, 403, 403, 403, 200, 200),
     "federation": (302, 403, 403, 403, 403, 200),
     "suspend": (302, 403, 403, 403, 403, 302),
+    # a body's keys and tokens (registry.clubs.keys, .tokens): its registrars and staff only;
+    # its public keys are everyone's (to verify its records)
+    "keys": (302, 403, 403, 403, 200, 200),
+    "public-keys": (200, 200, 200, 200, 200, 200),
+    "generate-key": (302, 403, 403, 403, 200, 200),
+    "revoke-key": (302, 403, 403, 403, 302, 302),
+    "new-token": (302, 403, 403, 403, 200, 200),
+    "rotate-token": (302, 403, 403, 403, 200, 200),
+    "revoke-token": (302, 403, 403, 403, 302, 302),
 }
 
 
@@ -342,7 +352,8 @@ def _request(client, what, body, target, role):
     rid = body.registrar_id
     gets = {"list": "/clubs/", "body": f"/clubs/{rid}/", "apply": "/clubs/apply/",
             "claim": "/clubs/claim/", "people": f"/clubs/{rid}/people/",
-            "import": f"/clubs/{rid}/people/import/", "federation": "/clubs/federation/"}
+            "import": f"/clubs/{rid}/people/import/", "federation": "/clubs/federation/",
+            "keys": f"/clubs/{rid}/keys/"}
     if what in gets:
         return client.get(gets[what])
     if what == "add-arbiter":
@@ -351,6 +362,25 @@ def _request(client, what, body, target, role):
     if what == "new-player":
         return client.post(f"/clubs/{rid}/people/act/", {"action": "new",
                                                          "name": f"Matrix {role}"})
+    if what == "public-keys":
+        if body_keys.current_key(body) is None:
+            body_keys.generate(body.registrars.first(), body)
+        return client.get(f"/clubs/{rid}/keys.asc")
+    keys_act = f"/clubs/{rid}/keys/act/"
+    if what == "generate-key":  # confirmed: a rotation when the body has a key already
+        return client.post(keys_act, {"action": "generate", "confirm": "1"})
+    if what == "revoke-key":  # each role tries to revoke the body's current key
+        if body_keys.current_key(body) is None:  # the registrar revoked it: a new one
+            body_keys.generate(body.registrars.first(), body)
+        return client.post(keys_act, {"action": "revoke-key", "confirm": "1",
+                                      "fingerprint": body_keys.current_key(body).fingerprint,
+                                      "reason": f"matrix {role}"})
+    if what == "new-token":
+        return client.post(keys_act, {"action": "new-token", "label": f"matrix {role}"})
+    if what in ("rotate-token", "revoke-token"):
+        issue_token(body, f"matrix {role}")
+        token = BodyToken.objects.filter(body=body, label=f"matrix {role}").get()
+        return client.post(keys_act, {"action": what, "confirm": "1", "token": token.pk})
     return client.post("/clubs/federation/act/", {"action": "suspend", "body": body.pk,
                                                   "reason": "matrix"})
 
@@ -376,6 +406,18 @@ def test_permission_matrix(make_user, what):
     if what == "new-player":  # the registrar and staff made one each, nobody else
         assert set(Player.objects.filter(display_name__startswith="Matrix").values_list(
             "display_name", flat=True)) == {"Matrix registrar", "Matrix staff"}
+    if what == "generate-key":  # the registrar's key, then staff's rotation
+        assert [k.state for k in BodyKey.objects.filter(body=body).order_by("id")] == [
+            "retired", "current"]
+    if what == "revoke-key":
+        assert set(BodyKey.objects.exclude(revoked=None).values_list(
+            "revoked_reason", flat=True)) == {"matrix registrar", "matrix staff"}
+    if what == "new-token":
+        assert set(BodyToken.objects.values_list("label", flat=True)) == {
+            "matrix registrar", "matrix staff"}
+    if what in ("rotate-token", "revoke-token"):  # only the registrar's and staff's went
+        assert set(BodyToken.objects.filter(revoked=True).values_list("label", flat=True)) \
+            == {"matrix registrar", "matrix staff"}
 
 
 def test_the_sites_own_body_cannot_be_suspended(make_user):
