@@ -1,6 +1,6 @@
 from django.urls import path
 
-from play import views, views_games, views_learn
+from play import views, views_games, views_learn, views_tables
 from play.chat import views as chat_views
 
 urlpatterns = [
@@ -12,6 +12,15 @@ urlpatterns = [
     path("pool/join/", views.pool_join, name="pool_join"),
     path("pool/leave/", views.pool_leave, name="pool_leave"),
     path("computer/new/", views.computer_new, name="computer_new"),
+    # issue 37: tables of more than two seats, and the pool for three
+    path("tables/new/", views_tables.table_open, name="table_open"),
+    path("tables/<int:pk>/take/", views_tables.table_take, name="table_take"),
+    path("tables/<int:pk>/computer/", views_tables.table_give, name="table_give"),
+    path("tables/<int:pk>/take-back/", views_tables.table_take_back, name="table_take_back"),
+    path("tables/<int:pk>/leave/", views_tables.table_leave, name="table_leave"),
+    path("tables/<int:pk>/close/", views_tables.table_close, name="table_close"),
+    path("pool/three/join/", views_tables.three_join, name="three_join"),
+    path("pool/three/leave/", views_tables.three_leave, name="three_leave"),
     path("games/<uuid:game_id>/", views.game_page, name="game"),
     # issue 24: a newcomer's first game
     path("games/<uuid:game_id>/review.json", views_games.game_review, name="game_review"),

@@ -12,7 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from play import gameview, ports
+from play import gameview, ports, views_tables
 from play.chat import messages as chat_messages
 from play.commands import arbiter as arbiter_commands
 from play.computer.account import is_computer
@@ -77,6 +77,7 @@ def lobby(request):
         .select_related("player_i", "player_o").order_by("-finished")[:10],
     }
     ctx["demo_game"] = demo_game()
+    ctx.update(views_tables.lobby_context(user))  # issue 37: tables of more seats
     if user.is_authenticated:
         ctx["mine"] = Challenge.objects.filter(creator=user, status=Challenge.OPEN)
         ctx["my_games"] = list(Game.objects.filter(seats__user=user, status=Game.LIVE)
@@ -111,6 +112,7 @@ def lobby_state(request):
             for g in gameview.live_games()
         ],
         "my_games": [],
+        **views_tables.lobby_state(user),  # issue 37: open tables, the pool for three
     }
     if user.is_authenticated:
         data["my_games"] = [

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVER_PATH = (
     "play.commands", "play.store", "play.live", "play.worker", "play.lifecycle",
     "play.gameview", "play.computer", "play.lobby", "play.views", "play.views_games",
+    "play.views_tables",
     "play.views_learn", "play.templatetags", "play.seats", "play.models", "play.management",
     "play.forms", "play.urls", "play.routing", "play.ports", "play.background_pool",
     "play.conf", "play.admin", "play.apps", "play.chat", "play.demo_hooks", "play",

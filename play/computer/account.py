@@ -74,13 +74,15 @@ def forget() -> None:
 
 
 def mark_computer(game, players: dict) -> None:
-    """Mark the computer's side in a game's players block (docs/protocol.md ``game.players``):
-    ``"computer": {"level": N}`` on its side, ``None`` on a person's. No query for a game
-    without the computer (the marked accounts are cached)."""
+    """Mark the computer's seats in a game's players block (docs/protocol.md
+    ``game.players``): ``"computer": {"level": N}`` on each seat it plays (a table of three may
+    give it two, issue 37), ``None`` on a person's. No query for a two-seat game without the
+    computer (the marked accounts are cached); a game of more seats asks its rows."""
     ids = computer_ids()
-    level = None
-    if game.player_i_id in ids or game.player_o_id in ids:
-        row = ComputerGame.objects.filter(game_id=game.pk).values("side", "level").first()
-        level = row and (row["side"], row["level"])
+    levels: dict[str, int] = {}
+    two = game.player_i_id is not None or game.player_o_id is not None
+    if ids and (not two or game.player_i_id in ids or game.player_o_id in ids):
+        levels = dict(ComputerGame.objects.filter(game_id=game.pk)
+                      .values_list("side", "level"))
     for side, p in players.items():
-        p["computer"] = {"level": level[1]} if level and level[0] == side else None
+        p["computer"] = {"level": levels[side]} if side in levels else None

@@ -15,6 +15,11 @@ worker's loop (``play_turn``):
 3. or resigns, at the levels that resign a lost position (``Choice.resign``);
 4. releases the claim.
 
+A game may have several computer seats (a table of three, issue 37: one row per seat, each
+claimed on its own): the row of the seat to move is claimed, and the computer acts as that
+seat (``computer(side)``); when its turn passes to another computer seat, that row is claimed
+next (woken by the announce, or at the next poll).
+
 Whose turn it is comes from the game row's ``to_move``, kept by every append ("" once over or
 adjourned, R38), so the claim is one query that reads no notation. A turn the computer left
 half played (a worker killed mid-turn) is finished by the next claim: the search continues
@@ -31,7 +36,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
-from django.db.models import Case, F, OrderBy, Q, When, Window
+from django.db.models import Case, F, IntegerField, OrderBy, OuterRef, Q, Subquery, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -46,7 +51,7 @@ from play.games.protocol import PlayStep, Resign, computer
 from play.games.protocol.parts import ComputerPlayer
 from play.games.registry import variant_of
 from play.live import delivery
-from play.models import ComputerGame, Game
+from play.models import ComputerGame, Game, Seat
 from play.store import engines
 
 log = logging.getLogger(__name__)
@@ -58,11 +63,29 @@ def _lease(player: ComputerPlayer, level: int) -> float:
     return player.wall_seconds(player.seconds(level)) + 12 * conf.step_delay() + LEASE_MARGIN
 
 
+def _first_person() -> Subquery:
+    """The person of the first seat a person holds in the row's game (a game of more seats:
+    a table of three with computer seats, issue 37)."""
+    return Subquery(Seat.objects.filter(game=OuterRef("game"), kind=Seat.PERSON)
+                    .order_by("order").values("user_id")[:1])
+
+
 def _person(computers: set[int]) -> Case:
     """The account a ``ComputerGame`` row's computer plays against: the game's other player
-    (a game against the computer has two seats, one of them the computer's account)."""
-    return Case(When(game__player_i__in=computers, then=F("game__player_o")),
-                default=F("game__player_i"))
+    (a game against the computer of two seats, one of them the computer's account), or in a
+    game of more seats the first person seated (every computer seat of one person's table is
+    that person's share, issue 41)."""
+    return Case(When(game__player_i__isnull=True, then=_first_person()),
+                When(game__player_i__in=computers, then=F("game__player_o")),
+                default=F("game__player_i"), output_field=IntegerField())
+
+
+def person_of(game: Game, computers: set[int]) -> int | None:
+    """The account the computer plays against in ``game`` (as ``_person`` says it)."""
+    if game.player_i_id is None:
+        return (Seat.objects.filter(game_id=game.pk, kind=Seat.PERSON).order_by("order")
+                .values_list("user_id", flat=True).first())
+    return game.player_o_id if game.player_i_id in computers else game.player_i_id
 
 
 def _urgency() -> list[OrderBy]:
@@ -108,8 +131,7 @@ def prepare(row: ComputerGame) -> dict[str, Any]:
     computers = computer_ids()
     return {"uuid": game.uuid, "variant": game.variant_key, "version": game.version,
             "position": position, "level": row.level, "side": row.side,
-            "account": (game.player_o_id if game.player_i_id in computers
-                        else game.player_i_id),
+            "account": person_of(game, computers),
             "clock": _clock(game)}
 
 

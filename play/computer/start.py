@@ -18,7 +18,7 @@ import random
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef
 
 from play.computer.account import computer_user
 from play.games import clock
@@ -85,10 +85,17 @@ def _within_cap(user) -> None:
     """One player may not queue everyone's computer games behind their own (issue 27, the
     fault of finding 4 in this door): at most ``TALU_MAX_COMPUTER_GAMES`` in progress."""
     cap = settings.TALU_MAX_COMPUTER_GAMES
-    if ComputerGame.objects.filter(Q(game__player_i=user) | Q(game__player_o=user),
-                                   game__status=Game.LIVE).count() >= cap:
+    if in_progress(user) >= cap:
         raise ComputerGameError(f"you have {cap} games against the computer in progress: "
                                 "finish or resign one first (My games lists them)")
+
+
+def in_progress(user) -> int:
+    """How many live games ``user`` plays against the computer (a table of three with two
+    computer seats counts once, issue 37)."""
+    return (Game.objects.filter(status=Game.LIVE, seats__user=user)
+            .filter(Exists(ComputerGame.objects.filter(game=OuterRef("pk"))))
+            .distinct().count())
 
 
 def _within_rate(user) -> None:

@@ -19,7 +19,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from play.live import lobby as lobby_live
-from play.lobby import pool
+from play.lobby import pool, tables
 
 log = logging.getLogger(__name__)
 
@@ -35,5 +35,7 @@ def _tell_lobby() -> None:
 def leave_pool_when_deactivated(sender, instance, created, raw=False, **kwargs) -> None:
     if raw or created or instance.is_active:
         return
-    if pool.take_out(instance):
+    left = pool.take_out(instance)
+    left = tables.take_out(instance) or left  # issue 37: its tables and the pool for three
+    if left:
         transaction.on_commit(_tell_lobby)

@@ -2,9 +2,11 @@
 
 The computer is a site account like any player (its games have the same records), marked by a
 ``ComputerAccount`` row so that every page and client can say it is the computer. A
-``ComputerGame`` says which side of a game it plays and at which level, and carries the lease of
+``ComputerGame`` says which seat of a game it plays and at which level, and carries the lease of
 the worker thinking for it (``claimed_by``/``claimed_until``: the outbox's pattern, so of
-several workers exactly one plays a given turn, and a killed worker's claim runs out).
+several workers exactly one plays a given turn, and a killed worker's claim runs out). One row
+per computer seat (issue 37): at a table of three one person may play two computer seats, each
+with its own level, and the worker plays whichever of them is to act.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ class ComputerAccount(models.Model):
 
 
 class ComputerGame(models.Model):
-    """A game in which the computer plays ``side`` at ``level`` (1-8, play.games.talu.search)."""
+    """A seat ``side`` of a game the computer plays at ``level`` (the game's levels: talu's
+    1-8, play.games.talu.search); a game has one row per computer seat."""
 
-    game = models.OneToOneField("play.Game", on_delete=models.CASCADE, related_name="computer")
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE,
+                             related_name="computer_seats")
     side = models.CharField(max_length=16)  # the computer's seat ("I" or "O" in talu)
     level = models.PositiveSmallIntegerField()
     claimed_by = models.CharField(max_length=64, blank=True)
@@ -34,3 +38,5 @@ class ComputerGame(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["claimed_until"], name="computer_claim")]
+        constraints = [models.UniqueConstraint(fields=["game", "side"],
+                                               name="one_computer_per_seat")]

@@ -196,6 +196,16 @@ class Worker:
             return
         for pairing in pairings:
             await announce_pairing(pairing)
+        try:  # the pool for three beside them (issue 37): its tables, the computer's seats
+            tables = await sync_to_async(rounds.three_in_thread, thread_sensitive=False)()
+        except Exception:
+            log.warning("worker: the pool for three failed", exc_info=True)
+            tables = []
+        for table in tables:
+            await announce_pairing(table)
+        if any(t.computer for t in tables):  # a computer seat may act first
+            self.computer_wake.set()
+        pairings = [*pairings, *tables]
         if pairings or taken_out:  # live games and pool counts changed (play.live.lobby)
             await lobby_live.notify()
         await lobby_live.notify_users(waited)

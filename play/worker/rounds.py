@@ -13,7 +13,8 @@ import logging
 from django.db import close_old_connections
 
 from play import lifecycle
-from play.lobby import pool
+from play.lobby import pool, pool_three
+from play.lobby.tables import Started
 from play.models import Game
 from play.worker import jobs, notices
 
@@ -53,6 +54,16 @@ def waves_in_thread(waited: list[int] | None = None,
     close_old_connections()
     try:
         return pool.run_due_waves(waited=waited, taken_out=taken_out)
+    finally:
+        close_old_connections()
+
+
+def three_in_thread() -> list[Started]:
+    """The pool for three's round (issue 37, ``play.lobby.pool_three``) on one of the loop's
+    threads: the tables it started (``tables.Started``)."""
+    close_old_connections()
+    try:
+        return pool_three.run_due()
     finally:
         close_old_connections()
 

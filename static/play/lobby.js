@@ -161,6 +161,8 @@
     }
     first = false;
     if (d.pairing) showPairing(d.pairing);
+    // the open tables and the pool for three (issue 37) are drawn by static/play/tables.js
+    document.dispatchEvent(new CustomEvent("talu:lobby-state", {detail: d}));
     return false;
   }
 
