@@ -19,13 +19,16 @@ from play.games.protocol import ABORTED, GameOptions, Result, State, Variant
 from play.games.protocol.parts import NO_PARTS, ComputerPlayer, GameParts
 from play.games.tafl.parts import TABLUT_PARTS, TAFL_PARTS
 from play.games.tafl.protocol import TABLUT, TAFL
+from play.games.talat.parts import TALAT_PARTS
+from play.games.talat.protocol import TalatRules
 from play.games.talu.parts import PARTS as TALU_PARTS
 from play.games.talu.protocol import RULES as TALU
 
-GAMES: dict[str, Match] = {m.name: m for m in (TALU, TAFL, TABLUT)}
+TALAT = Match(TalatRules())
+GAMES: dict[str, Match] = {m.name: m for m in (TALU, TAFL, TABLUT, TALAT)}
 #: game key -> its optional parts (a game not named here has none).
 PARTS: dict[str, GameParts] = {TALU.name: TALU_PARTS, TAFL.name: TAFL_PARTS,
-                               TABLUT.name: TABLUT_PARTS}
+                               TABLUT.name: TABLUT_PARTS, TALAT.name: TALAT_PARTS}
 #: The game of the site's bare variant names, its rules page and its lessons.
 DEFAULT_GAME = TALU.name
 

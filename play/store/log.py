@@ -114,7 +114,8 @@ def _status_row(batch: Batch) -> dict[str, Any]:
         # An aborted game has no result at all (R37), not a null game ("-").
         row.update(status=Game.FINISHED, winner="" if r.reason == "aborted" else r.winner or "-",
                    reason=r.reason, detail=r.detail[:200], cause=r.cause,
-                   ranks=dict(r.ranks) if r.ranks else None)
+                   ranks=dict(r.ranks) if r.ranks else None,
+                   scores=dict(r.scores) if r.scores and r.ranks else None)
     return row
 
 
@@ -162,8 +163,9 @@ def sql() -> str:
         f"SELECT id, %(topic)s, now(), now(), '', 0, '' FROM moved WHERE status = %(finished)s "
         f"RETURNING 1), "
         f"ranked AS ("
-        f"UPDATE {seat} AS t SET rank = (r.ranks ->> t.seat)::smallint "
-        f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS r(id bigint, ranks jsonb) "
+        f"UPDATE {seat} AS t SET rank = (r.ranks ->> t.seat)::smallint, "
+        f"score = (r.scores ->> t.seat)::double precision "
+        f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS r(id bigint, ranks jsonb, scores jsonb) "
         f"JOIN moved ON moved.id = r.id "
         f"WHERE t.game_id = r.id AND r.ranks IS NOT NULL AND r.ranks ? t.seat RETURNING 1) "
         f"SELECT game_id, count(*) FROM stored GROUP BY game_id"
@@ -208,8 +210,10 @@ def _append_orm(batch: Batch) -> bool:
         GameEvent.objects.bulk_create([GameEvent(**n.row(batch.game_pk))
                                        for n in batch.events])
         if batch.result is not None:
+            scores = row.get("scores") or {}
             for seat, rank in (row["ranks"] or {}).items():
-                Seat.objects.filter(game_id=batch.game_pk, seat=seat).update(rank=rank)
+                Seat.objects.filter(game_id=batch.game_pk, seat=seat).update(
+                    rank=rank, score=scores.get(seat))
             Outbox.objects.create(game_id=batch.game_pk, topic=Outbox.FINISHED, due=now)
     return True
 

@@ -1,15 +1,15 @@
 """The games rated here and their names: every game of the catalogue
 (``play.games.registry``) but talu, whose ratings are the book's ledger (R30), not a
-Weng-Lin rating; and, until its package lands, the game the site is building (issue 37:
-``PLANNED``), so its board and ratings exist from its first game.
+Weng-Lin rating; and any game being built before its package lands (``PLANNED``: none now,
+Talat landed with issue 37), so its board and ratings exist from its first game.
 """
 
 from __future__ import annotations
 
 import re
 
-#: The games being built (issue 37), key -> name, until the catalogue has them.
-PLANNED: dict[str, str] = {"talat": "Talat"}
+#: The games being built, key -> name, until the catalogue has them.
+PLANNED: dict[str, str] = {}
 TALU = "talu"
 
 #: A game or variant key as stored and as it appears in an address: short, lower case.
