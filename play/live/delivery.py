@@ -111,13 +111,18 @@ def soon(deadline: int | None) -> bool:
 
 
 def computer_to_move(update: dict[str, Any]) -> bool:
-    """A turn has just ended and the computer opponent is to move (its side is marked in the
-    players block): the worker should play its turn now rather than at its next poll."""
+    """A turn has just ended and a computer seat is to act (marked in the players block): the
+    worker should play its turn now rather than at its next poll. The seats to act are read
+    as the client reads them, for any game (``to_act``, else ``to_move``, else talu's
+    ``side_to_move``); a talu turn under way (``steps_used``) is the computer's own, whose
+    next steps the mover sends itself."""
     state = update.get("state") or {}
-    side = state.get("side_to_move")
+    if state.get("steps_used"):
+        return False
+    acting = state.get("to_act") or [state.get("to_move") or state.get("side_to_move")]
     players = (update.get("game") or {}).get("players") or {}
-    return bool(side and state.get("steps_used") == 0 and (players.get(side) or {}).get(
-        "computer"))
+    return any(isinstance(seat, str) and (players.get(seat) or {}).get("computer")
+               for seat in acting)
 
 
 def computer_only(outcome: Any, update: dict[str, Any]) -> bool:
