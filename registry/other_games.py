@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from django.db.models import Model
 
-from play.games.protocol import Event, Result
-from play.games.registry import rating_variant, variant_of
+from play.games.match.match import KINDS as MATCH_KINDS
+from play.games.protocol import COMPUTER, PLAYER, Event, Result
+from play.games.registry import parts_of, rating_variant, variant_of
 from play.models import Game, GameEvent, Seat
 from registry.game_ratings.services import rate_finished
 from registry.game_records import keep_record
@@ -46,12 +47,24 @@ def facts_of(game: Game) -> GameFacts:
                      time_control=game.time_control, events=public_events(log))
 
 
+def _a_seat_never_moved(game: Game) -> bool:
+    """A9 (Talat, ``GameParts.rated_if_every_seat_moved``): a played seat that made no move of
+    its own (its player's, or the computer's for it; the rules' automatic passes are not its
+    moves) leaves the game unrated."""
+    if not parts_of(game.game).rated_if_every_seat_moved:
+        return False
+    played = set(variant_of(game.variant_key).played)
+    moved = set(GameEvent.objects.filter(game=game, actor__in=(PLAYER, COMPUTER))
+                .exclude(kind__in=MATCH_KINDS).values_list("side", flat=True))
+    return not played <= moved
+
+
 def archive_other_game(game: Game) -> None:
     """Keep the record of a finished non-talu game and rate it (rated games with a result)."""
     if keeps_book_records(game) or game.is_live:
         return
     keep_record(facts_of(game))
-    if game.rated and game.ranks:
+    if game.rated and game.ranks and not _a_seat_never_moved(game):
         seats = [(s.user_id if s.kind == Seat.PERSON else None, s.rank)
                  for s in game.seats.order_by("order") if s.rank is not None]
         rate_finished(game.pk, game.game, rating_variant(game.game, game.variant), seats,

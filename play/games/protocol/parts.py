@@ -121,6 +121,9 @@ class GameParts:
     notation: str = ""
     #: The game's options in a player's words, by name (the challenge form's labels).
     option_words: Mapping[str, str] = field(default_factory=dict)
+    #: A rated game counts for ratings only if every played seat made a move of its own
+    #: (Talat, A9: "a seat that never moved" leaves the game unrated).
+    rated_if_every_seat_moved: bool = False
 
 
 NO_PARTS = GameParts()

@@ -8,4 +8,5 @@ from play.games.protocol.parts import GameParts
 
 from .review import review
 
-TALAT_PARTS = GameParts(review=review, renderer="talat", notation="A10", rated_by_variant=True)
+TALAT_PARTS = GameParts(review=review, renderer="talat", notation="A10", rated_by_variant=True,
+                        rated_if_every_seat_moved=True)
