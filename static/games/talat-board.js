@@ -159,6 +159,30 @@
       (line ? ", " + (line === "Z" ? "Zihin's" : "seat " + line + "'s") + " start line" : "") + label);
   }
 
-  T.talatBoard = {Table: Table, drawSquare: drawSquare, towerSvg: towerSvg, towerWords: towerWords,
-    readTower: readTower, placement: placement, set: set, HEIGHT: HEIGHT, SHAPE: SHAPE};
+  /* One board alone as a grid in ``el`` (the rules' diagrams, the lesson), turned as
+   * ``turn`` says ("x-near": its first seat's start line at the bottom); {cells}. */
+  function single(el, board, turn) {
+    var cells = {};
+    el.innerHTML = "";
+    el.className = "talat-board turn-" + turn;
+    order(board, turn).forEach(function (row, y) {
+      var r = document.createElement("div");
+      r.className = "row";
+      row.forEach(function (sq, x) {
+        var btn = document.createElement("button");
+        btn.type = "button";
+        btn.className = "sq";
+        btn.dataset.square = sq;
+        btn.dataset.x = x; btn.dataset.y = y;
+        r.appendChild(btn);
+        cells[sq] = btn;
+      });
+      el.appendChild(r);
+    });
+    return {cells: cells};
+  }
+
+  T.talatBoard = {Table: Table, single: single, drawSquare: drawSquare, towerSvg: towerSvg,
+    towerWords: towerWords, readTower: readTower, placement: placement, set: set,
+    HEIGHT: HEIGHT, SHAPE: SHAPE};
 })();
