@@ -5,6 +5,7 @@ pans sideways."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -25,3 +26,21 @@ def test_the_diagrams_draw_their_towers(live_site, browser, size, tmp_path):
     assert page.locator(".talat-icon svg").count() == 4
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"] + 1
     page.locator("#capturing").screenshot(path=str(tmp_path / f"rules-{size['width']}.png"))
+
+
+def test_a_lesson_is_solved_by_clicking(live_site, browser):
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(live_site.base + "/learn/")
+    page.click("a[href$='/learn/talat-david/']")
+    page.click('[data-square="12:c3"]')
+    expect(page.locator('[data-square="12:d4"]')).to_have_class(re.compile(r"\btarget\b"))
+    page.click('[data-square="12:c4"]')  # the large square: refused in A5's words
+    expect(page.locator("#lesson-msg")).to_contain_text("does not beat")
+    page.click('[data-square="12:c3"]')
+    page.click('[data-square="12:d4"]')
+    expect(page.locator("#lesson-msg")).to_contain_text("Well done")
+    expect(page.locator('[data-square="12:d4"]')).to_have_attribute("data-tower", "1:S3")
+    expect(page.locator("#lesson-next")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
