@@ -43,7 +43,7 @@ def our_boards(t: Tournament, absent=None, progress=None) -> list[tuple[int, int
 @pytest.mark.parametrize("case", ["dutch_2025_C5", "dutch_2025_C9", "bbp_fix_colour_rank",
                                   "bbp_fix_late_absent", "bbp_fix_24_players",
                                   "bbp_fix_round1_absent", "bbp_fix_61_players",
-                                  "bbp_fix_233_players"])
+                                  "bbp_fix_233_players", "bbp_issue_7"])
 def test_the_next_round_is_the_one_bbppairings_makes(case):
     t = trf.parse((DATA / f"{case}.trf").read_text())
     absent = {}
