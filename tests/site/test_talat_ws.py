@@ -82,3 +82,4 @@ async def test_a_whole_three_seat_game_over_the_websocket(make_user, cookies):
     assert seats == {s: (ranks[s], scores[s]) for s in "123"}
     await database_sync_to_async(run_due)()  # the archive: its signed record
     assert await SignedGameRecord.objects.filter(game=game).acount() == 1
+
