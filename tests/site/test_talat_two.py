@@ -18,7 +18,6 @@ from play.models import Game
 pytestmark = pytest.mark.django_db
 
 
-
 def test_a_two_seat_game_with_zihin_through_the_command_path(make_user):
     """A11 on the site: the two players place Zihin's towers first (the notation writes the
     player acting for Zihin as 1>Z / 2>Z), play to the end, and only seats 1 and 2 rank."""
