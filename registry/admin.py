@@ -11,6 +11,7 @@ from registry.models import (
     AffiliatedBody,
     ArbiterAppointment,
     AuditEntry,
+    BodyKey,
     BodyToken,
     GameRecord,
     PhaseRatingChange,
@@ -72,6 +73,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(BodyKey)
+class BodyKeyAdmin(ReadOnlyAdmin):
+    """A body's signing keys, to look at: they are added, rotated and revoked on the club's
+    keys page only (``registry.clubs.keys``: each checked, audited, in one transaction), since
+    a key edited here would change which records verify (R33) with no trace in the audit."""
+
+    list_display = ("body", "key_id", "fingerprint", "origin", "added", "retired", "revoked")
+    list_filter = ("origin",)
+    search_fields = ("body__registrar_id", "body__name", "key_id", "fingerprint")
 
 
 @admin.register(RegistryGame)

@@ -202,8 +202,23 @@ def event_page(request, event_id: int, typed=None, status: int = 200, walk_in_ty
         "variant_label": variant_label(event.variant),
         "sf": _settings_form(event, typed), "refused": typed is not None,
         "may_register": walk_in.may_register(request.user, event),
+        "body_players": _body_players(event) if is_arbiter else [],
         "walk_in": walk_in_typed or {},
         **_byes_and_changes(event, entered, is_arbiter, shown)}, status=status)
+
+
+def _body_players(event: Event) -> list:
+    """The players registered with the event's body and not entered yet, offered to its
+    arbiter by name in "Enter a player" (issue 38's walk-through: the arbiter had to copy each
+    18-character player id from the club's page). An online event's games are played from
+    accounts, so only players with one are offered there."""
+    if event.status == Event.CLOSED:
+        return []
+    players = event.body.players.select_related("user").exclude(
+        player_id__in=event.entries.values("key"))
+    if event.venue == "online":
+        players = players.filter(user__isnull=False)
+    return sorted(players[:1000], key=lambda p: p.name.lower())
 
 
 def _byes_and_changes(event: Event, entered, is_arbiter: bool, shown) -> dict:
