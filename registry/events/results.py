@@ -9,6 +9,7 @@ import logging
 
 from django.db import transaction
 
+from play.commands.arbiter import store_action
 from play.commands.path import execute
 from play.commands.submission import Submission
 from play.games.protocol import Announce, system
@@ -94,14 +95,28 @@ def game_annulled(archived) -> Pairing | None:
 
 def announce_decision(game, pairing: Pairing, user) -> None:
     """Tell everyone at a live game that the arbiter decided it for the event (an absent
-    player, R41). The game's own end (by the clock, R37, or an arbiter's forfeit, R39) is the
-    game's business; the event's result stands as decided."""
+    player, R41), then end the game as decided, by the arbiter's own action through the one
+    command path (R39, R40: audited, its players told): the absent side forfeits (both
+    absent: a null game). Before, the game stayed live after the decision, in an untimed
+    event for good, even once the event was closed (issue 38's walk-through). Its event
+    result stands as decided (``game_finished`` leaves an arbiter's result alone), and it is
+    not rated (``not_rated``, marked with the decision)."""
     words = {"+-": "I wins, O absent", "-+": "O wins, I absent", "--": "both absent"}
     message = (f"The arbiter {user.get_username()} decided this event game: "
                f"{words.get(pairing.result, pairing.result)} (unplayed, R41).")
     outcome = execute(Submission(game.uuid, system("events"), Announce(message)))
     if not outcome.ok:
         log.info("event decision not announced at %s: %s", game.uuid, outcome.reason)
+    played = variant_of(game.variant_key).played  # white first (R43: I plays White)
+    reason = "absent: the event's arbiter decided the game as unplayed (R41)"
+    action = {"+-": {"type": "forfeit", "side": played[1], "reason": reason},
+              "-+": {"type": "forfeit", "side": played[0], "reason": reason},
+              "--": {"type": "null", "reason": reason}}.get(pairing.result)
+    if action is None:
+        return
+    ended = store_action(game.uuid, user, action, announce=True)
+    if not ended.ok:
+        log.info("event decision did not end %s: %s", game.uuid, ended.reason)
 
 
 def not_rated(game) -> None:
