@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 def test_admin_pages(admin_client, body, otb_players):
     game = add_game(body, *otb_players)
-    for model in ("player", "affiliatedbody", "bodytoken", "registrygame", "ratingchange",
-                  "stratumrecord", "gamerecord", "auditentry"):
+    for model in ("player", "affiliatedbody", "bodytoken", "bodykey", "registrygame",
+                  "ratingchange", "stratumrecord", "gamerecord", "auditentry"):
         assert admin_client.get(reverse(f"admin:registry_{model}_changelist")).status_code == 200
     url = reverse("admin:registry_registrygame_change", args=[game.pk])
     assert admin_client.get(url).status_code == 200  # a view page
