@@ -16,7 +16,7 @@ from play.games.protocol import EVERYONE
 from play.games.protocol.result import place_of
 from play.games.registry import parts_of
 from play.live.delivery import wake_computer
-from play.lobby import challenges, mygames
+from play.lobby import challenges, mygames, tables
 from play.models import ComputerGame, Game
 from talu_site import clientaddr
 
@@ -77,6 +77,31 @@ def my_games(request):
 
 @login_required
 @require_POST
+def _rematch_table(request, game: Game, side: str):
+    """A game of more than two seats again (issue 37): a new table of the same variant, kind
+    and clock, the asker in the same seat, the computer in its seats at its levels; the game
+    starts at once when the computer held every other seat, else the others take their seats
+    from the lobby."""
+    computers = dict(ComputerGame.objects.filter(game=game).values_list("side", "level"))
+    try:
+        table = tables.open_table(request.user, game.variant_key, seat=side,
+                                  rated=game.rated and not computers,
+                                  time_control=game.time_control, options=game.options,
+                                  address=clientaddr.limit_key(clientaddr.of_request(request)))
+        new = None
+        for seat, level in computers.items():
+            new = tables.give_to_computer(request.user, table.pk, seat, level) or new
+    except tables.TableError as err:
+        messages.error(request, str(err))
+        return redirect("game", game.uuid)
+    if new is not None:
+        async_to_sync(wake_computer)()  # the computer may have the first turn
+        return redirect("game", new.uuid)
+    messages.success(request, "Rematch table opened in the lobby: the game starts when the "
+                              "others take their seats.")
+    return redirect("lobby")
+
+
 def rematch(request, game_id):
     """The same game again, colours swapped: the same variant, kind and clock. Against a
     person it is a challenge they accept; the computer accepts no challenge, so against it the
@@ -86,6 +111,8 @@ def rematch(request, game_id):
     if side is None or game.status == Game.LIVE:
         messages.error(request, "Only a player of a finished game can offer a rematch.")
         return redirect("game", game.uuid)
+    if len(game.played_seats()) > 2:
+        return _rematch_table(request, game, side)
     computer = ComputerGame.objects.filter(game=game).first()
     if computer is not None:
         try:

@@ -266,3 +266,35 @@ def test_the_lobby_page_opens_and_fills_a_table(people, client):
     client.logout()  # a visitor sees the tables, and is asked to log in to sit
     page = client.get("/").content.decode()
     assert "to open or join a table" in page and 'data-testid="open-table"' not in page
+
+
+@pytest.mark.usefixtures("tiny_computer")
+def test_a_rematch_of_a_table_game_seats_the_computer_again_or_opens_a_table(people, client):
+    """Issue 37: 'Rematch' after a game of more than two seats. Against two computer seats the
+    new game starts at once with the computer at the same levels; with another person in it,
+    a table opens in the lobby with the asker in the same seat and the computer's seat given."""
+    ana, ben, _, _ = people
+    table = tables.open_table(ana, "tiny/race", rated=False)
+    tables.give_to_computer(ana, table.pk, "2", 1)
+    solo = tables.give_to_computer(ana, table.pk, "3", 2)
+    assert submit_as(solo.uuid, ana, "resign").ok  # ana leaves: the game ends for her
+    client.force_login(ana)
+    solo.refresh_from_db()
+    if solo.is_live:  # the tiny race goes on between the computer's seats: end it
+        Game.objects.filter(pk=solo.pk).update(status=Game.FINISHED)
+    answer = client.post(reverse("rematch", args=[solo.uuid]))
+    again = Game.objects.exclude(pk=solo.pk).latest("pk")
+    assert answer.status_code == 302 and answer.url == f"/games/{again.uuid}/"
+    assert dict(ComputerGame.objects.filter(game=again).values_list("side", "level")) == {
+        "2": 1, "3": 2}
+    assert again.side_of(ana) == "1" and not again.rated
+
+    table = tables.open_table(ana, "tiny/race", rated=False)
+    tables.give_to_computer(ana, table.pk, "3", 1)
+    mixed = tables.take_seat(ben, table.pk, "2")
+    Game.objects.filter(pk=mixed.pk).update(status=Game.FINISHED)
+    answer = client.post(reverse("rematch", args=[mixed.uuid]))
+    assert answer.status_code == 302 and answer.url == "/"
+    rematch = Table.objects.filter(creator=ana, status=Table.OPEN).latest("pk")
+    seats = {s.seat: (s.user_id, s.level) for s in rematch.seats.all()}
+    assert seats == {"1": (ana.pk, None), "2": (None, None), "3": (None, 1)}
