@@ -102,7 +102,8 @@ def test_a_rematch_against_the_computer_starts_at_once(client, make_user, settin
     assert not Challenge.objects.exists()
     assert (new.player_o, new.variant, new.rated, new.time_control) == (
         erin, "dynamic", False, "fischer 180+2")
-    assert (new.computer.side, new.computer.level) == ("I", 2)
+    [computer] = new.computer_seats.all()
+    assert (computer.side, computer.level) == ("I", 2)
 
 
 def test_a_computer_account_made_by_another_process_is_seen(make_user):
