@@ -76,6 +76,21 @@ async def resign(game, user, cookies):
     await comm.disconnect()
 
 
+async def archived(game_id: int, timeout: float = 30.0):
+    """The registry's row of a game once the worker has archived it (the game ended by
+    another's action: an arbiter's decision on an absent player, R41)."""
+    import asyncio
+
+    from registry.models import RegistryGame
+
+    for _ in range(int(timeout / 0.1)):
+        row = await RegistryGame.objects.filter(live_id=game_id).afirst()
+        if row is not None and row.status == RegistryGame.FINISHED:
+            return row
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"game {game_id} was not archived in {timeout} s")
+
+
 async def null_by_passes(game, white, black, cookies):
     """Three passes in a row (R12): a null game, a draw in the event (R43)."""
     comms = {"I": (await connect(game, await database_sync_to_async(cookies)(white)))[0],

@@ -25,12 +25,12 @@ from registry.events import hettlandic
 from registry.events.models import CoChampion, Entry, Event, Hettlandic, Pairing
 from registry.events.pairing.hettlandic import ROUNDS
 from registry.figcache import tally_from_json
-from registry.models import AuditEntry, PhaseRatingChange, Player, RegistryGame
+from registry.models import AuditEntry, PhaseRatingChange, Player
 from registry.scoring.figures import figures_from_tally
 from tests.registry.helpers import I_WINS, O_ELIMINATES, add_game, example
 from tests.site import test_hettlandic_event as base
 from tests.site.pairing import run_pairing
-from tests.site.test_events_online import pair_and_start, resign
+from tests.site.test_events_online import archived, pair_and_start, resign
 from tests.site.test_hettlandic_event import announce, api, champions_of, play_medals, registered
 
 club = base.club  # the fixture: a body and its arbiter
@@ -294,10 +294,9 @@ async def test_a_live_game_decided_unplayed_is_not_rated_when_it_ends(make_user,
         f"/api/v1/events/{event.pk}/rounds/1/results/", {"pairing": p.pk, "result": "+-"},
         format="json")
     assert r.status_code == 200, r.json()
-    # ... then B turns up and resigns the game, which ends with a result
-    await resign(p.game, users["B"], cookies)
-    archived = await RegistryGame.objects.aget(live_id=p.game_id)
-    assert (archived.status, archived.winner, archived.rated) == ("finished", "I", False)
+    # ... which ends the game too: B forfeits, by the arbiter's action (R39)
+    row = await archived(p.game_id)
+    assert (row.status, row.winner, row.rated) == ("finished", "I", False)
     assert (await Pairing.objects.aget(pk=p.pk)).result == "+-"  # the decision stands
     table = (await database_sync_to_async(api().get)(
         f"/api/v1/events/{event.pk}/hettlandic/")).json()["phase1"]["table"]
@@ -340,23 +339,21 @@ def swiss_pair(make_user):
 @pytest.mark.asyncio
 async def test_in_any_rated_event_a_game_decided_unplayed_is_not_rated(make_user, cookies,
                                                                       worker):
-    """R41 is every event's rule: the arbiter's unplayed decision stands and rates nothing,
-    though the game goes on to a result."""
+    """R41 is every event's rule: the arbiter's unplayed decision stands and rates nothing;
+    the game ends with it (the absent side forfeits)."""
     from play.models import Game
     from registry.models import RatingChange
 
-    event, arbiter, users = await swiss_pair(make_user)
+    event, arbiter, _ = await swiss_pair(make_user)
     [p] = await pair_and_start(event, arbiter, 1)
     r = await database_sync_to_async(api(arbiter).post)(
         f"/api/v1/events/{event.pk}/rounds/1/results/", {"pairing": p.pk, "result": "-+"},
         format="json")
     assert r.status_code == 200, r.json()
-    white = next(u for u in users if u.pk == p.white.player.user_id)
-    await resign(p.game, white, cookies)
-    archived = await RegistryGame.objects.aget(live_id=p.game_id)
-    assert (archived.status, archived.rated) == ("finished", False)
+    row = await archived(p.game_id)  # the decision ended the game: white forfeits (R39)
+    assert (row.status, row.winner, row.rated) == ("finished", "O", False)
     assert not (await Game.objects.aget(pk=p.game_id)).rated  # its page says so
-    assert not await RatingChange.objects.filter(game=archived).aexists()
+    assert not await RatingChange.objects.filter(game=row).aexists()
     assert (await Pairing.objects.aget(pk=p.pk)).result == "-+"
 
 

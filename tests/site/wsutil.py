@@ -49,7 +49,7 @@ async def receive(comm, *types: str, timeout: float = TIMEOUT, skipped: list | N
         if msg["type"] in types:
             return msg
         assert msg["type"] in ("spectators", "update", "welcome", "game", "absence",
-                               "probe"), msg
+                               "probe", "notification"), msg
         if skipped is not None:
             skipped.append(msg)
 
