@@ -36,6 +36,7 @@ class GameClient:
         self.events: list[dict[str, Any]] = []  # the events themselves, in order
         self.meta: dict[str, Any] | None = None  # the game's metadata, last heard
         self.problems: list[str] = []
+        self.notices: list[dict[str, Any]] = []  # the viewer's notices (issue 39)
         self.state: dict[str, Any] | None = None
         self.side: str | None = None
         self.spectators: int | None = None
@@ -120,6 +121,8 @@ class GameClient:
             pass
         elif kind == "absence":  # R37: a player of a live timed game left, or is back
             self.absence: dict[str, Any] | None = msg
+        elif kind == "notification":  # the viewer's own notices, for the page's bell
+            self.notices.append(msg)
         elif kind != "pong":
             self.problems.append(f"unexpected message {msg}")
         self._changed.set()

@@ -53,5 +53,9 @@ async def test_an_arbiters_warning_on_one_process_reaches_everyone_on_both(clust
         await wait_all(everyone, 3)
         await asyncio.sleep(0.3)
         assert_exactly_once_in_order(everyone, 3)
+        # the decision's notice reached the players' sockets on both processes (issue 39)
+        for player in (amy, bo):
+            assert any("a warning to" in n["text"] for n in player.notices), player.notices
+        assert not ref.notices and not cy.notices
     finally:
         await asyncio.gather(*(c.close() for c in everyone))
