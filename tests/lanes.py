@@ -62,6 +62,9 @@ SERVICES_LANE: tuple[str, ...] = (
         # issue 36: a game of three seats end to end, its ranks and seats written by the one
         # statement of the append on PostgreSQL
         "test_many_seats",
+        # issue 37: a whole Talat game over the websocket, its seats' ranks and scores
+        # written by that statement; a table's last seat raced by two people (a row lock)
+        "test_talat_ws", "test_tables",
         # the computer's claim, each account's first turn first (a window function; issue 41)
         "test_computer_fair_share",
         # the pool's join/leave storms: conditional flips and the coalesced lobby over Redis
