@@ -28,16 +28,21 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the contract's JSON object")
 
 
-def load_game(path: str, variant: str) -> TaluGame:
-    """Read and replay an STGN file; raise GameFileError with the failing line."""
+def read_text(path: str) -> str:
+    """The text of the file ``path`` ("-": standard input), every game's record alike; a
+    ``GameFileError`` (line 0) in words when it cannot be read."""
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
     except (OSError, UnicodeDecodeError) as e:
         raise GameFileError(0, f"cannot read {path}: {e}") from None
+
+
+def load_game(path: str, variant: str) -> TaluGame:
+    """Read and replay an STGN file; raise GameFileError with the failing line."""
+    text = read_text(path)
     try:
         return read_stgn(text, variant)
     except NotationError as e:

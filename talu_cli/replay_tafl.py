@@ -14,6 +14,7 @@ from typing import Any
 from play.games.tafl import SIDE_NAMES, RecordError, TaflGame, read_record
 from play.games.tafl.board import ATTACKER, DEFENDER, KING
 
+from .common import GameFileError, read_text
 from .main import emit
 
 GAMES = ("tafl", "tablut")
@@ -72,13 +73,9 @@ def run_command(argv: Sequence[str]) -> int:
     command, rest = argv[0], list(argv[1:])
     args = build_parser(command).parse_args(rest)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        return _fail(0, f"cannot read {args.file}: {err}", args.json)
+        text = read_text(args.file)
+    except GameFileError as err:
+        return _fail(0, err.error, args.json)
     try:
         game = read_record(text, args.game, args.variant, args.option)
     except RecordError as err:

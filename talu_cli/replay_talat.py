@@ -14,6 +14,7 @@ from typing import Any
 from play.games.talat import RecordError, TalatGame, read_record
 from play.games.talat.board import KINDS
 
+from .common import GameFileError, read_text
 from .main import emit
 
 
@@ -51,13 +52,9 @@ def run_command(argv: Sequence[str]) -> int:
     """``argv`` is the whole command line after ``talu`` (``replay ...``)."""
     args = build_parser().parse_args(list(argv[1:]))
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        return _fail(0, f"cannot read {args.file}: {err}", args.json)
+        text = read_text(args.file)
+    except GameFileError as err:
+        return _fail(0, err.error, args.json)
     try:
         game = read_record(text)
     except RecordError as err:

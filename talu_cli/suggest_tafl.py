@@ -16,6 +16,7 @@ from typing import Any
 from play.games.tafl import SIDE_NAMES, RecordError, TaflGame, read_record
 from play.games.tafl.search import DEFAULT_LEVEL, LEVELS, choose_move
 
+from .common import GameFileError, read_text
 from .main import emit
 from .replay_tafl import build_parser
 
@@ -64,13 +65,9 @@ def run_command(argv: Sequence[str]) -> int:
     if level not in LEVELS:
         return _fail(0, f"the computer's level is a number from 1 to 8, not {level}", args.json)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        return _fail(0, f"cannot read {args.file}: {err}", args.json)
+        text = read_text(args.file)
+    except GameFileError as err:
+        return _fail(0, err.error, args.json)
     try:
         game = read_record(text, args.game, args.variant, args.option)
     except RecordError as err:
