@@ -86,15 +86,7 @@
     var b = e.target.closest(".sq");
     if (b) activate(b.dataset.square);
   });
-  $("board").addEventListener("keydown", function (e) {
-    var b = e.target.closest(".sq");
-    if (!b) return;
-    var d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
-    if (!d) return;
-    e.preventDefault();
-    var next = $("board").querySelector('.sq[data-x="' + (+b.dataset.x + d[0]) + '"][data-y="' + (+b.dataset.y + d[1]) + '"]');
-    if (next) { b.tabIndex = -1; next.tabIndex = 0; next.focus(); }
-  });
+  window.Talu.arrowKeys($("board"));  // static/play/gridkeys.js
   $("lesson-reset").addEventListener("click", function () {
     st = {state: init.state, selected: null, busy: false, done: false};
     $("lesson-next").hidden = true;

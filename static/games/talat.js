@@ -227,14 +227,8 @@
       activate(b.dataset.square);
     });
     listen(table.el, "keydown", function (e) {
-      var b = e.target.closest(".sq");
-      if (!b) return;
-      if (e.key === "Escape") { st.selected = null; api.redraw(); return; }
-      var d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
-      if (!d) return;
-      e.preventDefault();
-      var grid = b.closest(".talat-board");
-      var next = grid.querySelector('.sq[data-x="' + (+b.dataset.x + d[0]) + '"][data-y="' + (+b.dataset.y + d[1]) + '"]');
+      if (e.key === "Escape" && e.target.closest(".sq")) { st.selected = null; api.redraw(); return; }
+      var next = T.nextSquare(e);  // static/play/gridkeys.js: within the square's own board
       if (next) { focusSquare(next.dataset.square); next.focus(); }
     });
     function focusSquare(sq) {

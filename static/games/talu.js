@@ -250,14 +250,8 @@
       activate(b.dataset.square);
     });
     listen(element, "keydown", function (e) {
-      var b = e.target.closest(".sq");
-      if (!b) return;
-      var d = {ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0]}[e.key];
-      if (e.key === "Escape") { st.selected = null; api.redraw(); return; }
-      if (!d) return;
-      e.preventDefault();
-      var x = +b.dataset.x + d[0], y = +b.dataset.y + d[1];
-      var next = element.querySelector('.sq[data-x="' + x + '"][data-y="' + y + '"]');
+      if (e.key === "Escape" && e.target.closest(".sq")) { st.selected = null; api.redraw(); return; }
+      var next = window.Talu.nextSquare(e);  // static/play/gridkeys.js
       if (next) { focusSquare(next.dataset.square); next.focus(); }
     });
     function focusSquare(sq) {
