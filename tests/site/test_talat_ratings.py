@@ -22,7 +22,7 @@ def _act(game: Game, user, what: str, **kw):
     return outcome
 
 
-def test_a_three_seat_game_is_rated_by_its_ranks_in_its_own_rating(make_user):
+def test_a_three_seat_game_is_rated_by_its_ranks_in_its_own_rating(make_user, client):
     ana, ben, cyd = (make_user(n) for n in ("ana", "ben", "cyd"))
     game = start_table("talat/three", [ana, ben, cyd], rated=True)
     _act(game, ana, "step", step={"action": "@12:a1 L6"})
@@ -38,6 +38,11 @@ def test_a_three_seat_game_is_rated_by_its_ranks_in_its_own_rating(make_user):
     assert {c.variant for c in changes.values()} == {"three"}  # A9: three-seat Talat's own
     assert changes[ben.pk].display_after > changes[ben.pk].display_before
     assert changes[cyd.pk].display_after < changes[cyd.pk].display_before
+    board = client.get("/leaderboard/talat/").content.decode()
+    assert all(n in board for n in ("ana", "ben", "cyd")) and "three" in board
+    assert board.index("ben") < board.index("cyd")  # the winner above the one who left first
+    two = client.get("/leaderboard/talat/?variant=two").content.decode()
+    assert "ben" not in two  # two-seat Talat is rated apart (A9): nobody there yet
 
 
 def test_a_game_where_a_seat_never_moved_is_not_rated(make_user):
