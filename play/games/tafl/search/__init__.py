@@ -14,10 +14,10 @@ import random
 import time
 from dataclasses import dataclass
 
+from play.games.searching import Budget, BudgetExhausted
 from play.games.thinking import wall_seconds
 
 from ..position import Position
-from .budget import Budget, BudgetExhausted
 from .engine import Search, best_removals
 from .evaluate import WIN
 from .levels import DEFAULT_LEVEL, LEVELS, Level, clock_seconds, get_level
@@ -100,7 +100,7 @@ def choose_move(pos: Position, level: int | Level = DEFAULT_LEVEL, seed: int | N
     search = Search(lv, rng, budget)
     try:
         result = search.root(work, moves)
-        move, score, depth = result.move, result.score, result.depth
+        move, score, depth = result.choice, result.score, result.depth
     except BudgetExhausted:  # not even one move searched: the first in order
         move, score, depth = moves[0], 0, 0
     work = pickle.loads(pickle.dumps(pos, protocol=pickle.HIGHEST_PROTOCOL))

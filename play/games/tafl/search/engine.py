@@ -12,11 +12,11 @@ is scored by ``evaluate`` (which sees a win at hand for the side to move).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+
+from play.games.searching import Budget, BudgetExhausted, RootResult, interrupted
 
 from ..board import ATTACKERS, KING
 from ..position import OWNER, Position
-from .budget import Budget, BudgetExhausted
 from .evaluate import WIN, evaluate
 from .levels import Level
 
@@ -59,14 +59,6 @@ def best_removals(pos: Position) -> list[int]:
         pos.push_removal(best_sq)
         chosen.append(best_sq)
     return chosen
-
-
-@dataclass
-class RootResult:
-    move: int
-    score: int
-    depth: int  # the deepest completed iteration
-    scores: dict[int, int] = field(default_factory=dict)
 
 
 class Search:
@@ -203,15 +195,7 @@ class Search:
                     if score > alpha:
                         alpha = score
             except BudgetExhausted:
-                if done is None and not scores:
-                    raise
-                if scores:
-                    best = max(scores, key=judged)
-                    prev = done.score if done is not None else -INF
-                    if done is None or (scores[best] > prev and best != done.move):
-                        return RootResult(best, scores[best], depth - 1, scores)
-                assert done is not None
-                return done
+                return interrupted(done, scores, judged, depth)
             best = max(order, key=judged)
             done = RootResult(best, scores[best], depth, scores)
             order.sort(key=lambda m: -scores[m])  # stable: ties keep their order

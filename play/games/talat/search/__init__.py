@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from play.games.tafl.search.budget import Budget, BudgetExhausted
+from play.games.searching import Budget, BudgetExhausted
 
 from ..position import PASS, PLACEMENT, Position
 from .engine import Search
@@ -89,6 +89,6 @@ def choose_action(pos: Position, level: int | Level = DEFAULT_LEVEL, seed: int |
     search = Search(work.to_move, lv, rng, budget)
     try:
         result = search.root(work, actions)
-        return done(result.action, result.score, result.depth)
+        return done(result.choice, result.score, result.depth)
     except BudgetExhausted:  # not even one action searched: the first in order
         return done(search.ordered(work, actions)[0], 0, 0)

@@ -15,9 +15,8 @@ without spending a turn of depth: it is no choice.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
-from play.games.tafl.search.budget import Budget, BudgetExhausted
+from play.games.searching import Budget, BudgetExhausted, RootResult, interrupted
 
 from ..board import FAR_ROW
 from ..position import PASS, Position
@@ -27,14 +26,6 @@ from .levels import Level
 INF = 10 * WIN
 QUIESCE = 3  # captures searched beyond the depth
 MAX_PLY = 40
-
-
-@dataclass
-class RootResult:
-    action: int
-    score: int
-    depth: int  # the deepest completed iteration
-    scores: dict[int, int] = field(default_factory=dict)
 
 
 def is_capture(pos: Position, action: int) -> bool:
@@ -179,15 +170,7 @@ class Search:
                     scores[a] = score
                     alpha = max(alpha, score)
             except BudgetExhausted:
-                if done is None and not scores:
-                    raise
-                if scores:
-                    best = max(scores, key=judged)
-                    prev = done.score if done is not None else -INF
-                    if done is None or (scores[best] > prev and best != done.action):
-                        return RootResult(best, scores[best], depth - 1, scores)
-                assert done is not None
-                return done
+                return interrupted(done, scores, judged, depth)
             best = max(order, key=judged)
             done = RootResult(best, scores[best], depth, scores)
             order.sort(key=lambda a: -scores[a])  # stable: ties keep their order

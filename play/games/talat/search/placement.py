@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from play.games.tafl.search.budget import Budget, BudgetExhausted
+from play.games.searching import Budget, BudgetExhausted
 
 from ..position import PLACE, Position
 from .evaluate import evaluate
