@@ -60,10 +60,14 @@ def test_three_players_place_towers_on_their_own_boards(live_site, browser, tmp_
     ben.screenshot(path=str(tmp_path / "talat-phone.png"), full_page=True)
 
 
+TURNS = "() => document.getElementById('stgn').textContent.split('\\n').filter(Boolean).length"
+
+
 def _play_my_turns(page, expect, timeout_s: float = 240.0) -> int:
     """Play the viewer's turns by clicking (the first tower offered and its first square in
     placement; the first tower that can act and its first dotted or ringed square in play)
-    until the game is over; how many turns were played."""
+    until the game is over; how many turns were played. A turn counts once the move list
+    has grown by it (the computers' answers may follow within the same frame)."""
     import time
 
     played, end = 0, time.monotonic() + timeout_s
@@ -73,6 +77,7 @@ def _play_my_turns(page, expect, timeout_s: float = 240.0) -> int:
             timeout=60000)
         if not page.locator("#result").is_hidden():
             return played
+        before = page.evaluate(TURNS)
         kinds = page.locator(".talat-tray .talat-kind:not([disabled])")
         if page.locator(".talat-tray").is_visible() and kinds.count():
             kinds.first.click()
@@ -81,8 +86,7 @@ def _play_my_turns(page, expect, timeout_s: float = 240.0) -> int:
             page.locator(".sq.movable").first.click()
             page.locator(".sq.dest, .sq.target").first.click()
         played += 1
-        page.wait_for_function("() => !document.title.startsWith('●') || "
-                               "!document.getElementById('result').hidden", timeout=20000)
+        page.wait_for_function(f"() => ({TURNS})() > {before}", timeout=20000)
     raise AssertionError(f"the game did not end in {timeout_s} s ({played} turns played)")
 
 
