@@ -6,7 +6,10 @@ the two-seat game with the neutral Zihin (A11). A pure package (no Django):
 - ``position``: the rules (A3-A8, A11) with make/unmake for the site and a search;
 - ``notation``: A10's action text, read and checked (naming the ruling) and written;
 - ``game``: a game as people play it (its turn lines, leavers, a decision);
-- ``records``: A10 records, written and replayed; ``protocol``: the site's ``GameRules``.
+- ``records``: A10 records, written and replayed; ``protocol``: the site's ``GameRules``;
+- ``setup``: a position in play from its towers (lessons, tests); ``lessons``, ``review``;
+- ``search`` and ``computer``: the computer player, levels 1-4 (docs/computer.md);
+- ``parts``: what the site offers of it (``play.games.protocol.parts``).
 """
 
 from __future__ import annotations
