@@ -105,6 +105,8 @@ def event_new(request):
     return redirect("event", event.pk)
 
 
+#: the results of an unplayed game the arbiter decides (R41: an absent player)
+UNPLAYED = ("+-", "-+", "--")
 #: a round robin's every round is on its page (its players see the whole schedule, issue 38)
 ALL_ROUNDS = ("round_robin", "double_round_robin")
 
@@ -116,6 +118,8 @@ def _how(p: Pairing) -> str:
         return "annulled: unplayed in the event"
     if p.decided_by != "arbiter" or p.game is None:
         return ""
+    if p.result in UNPLAYED:  # an absent player (R41): the decision ended the game (its forfeit)
+        return "decided by the arbiter"
     if p.game.status != "live" and result_of(p.game) not in (None, p.result):
         return "corrected by the arbiter"
     return "decided by the arbiter"
