@@ -2,12 +2,14 @@
 small share of the time left (and of the increment), never the last ``CLOCK_RESERVE`` seconds;
 in real time at most ``WALL_FACTOR`` times its CPU seconds (a loaded machine gives the search
 only the CPU nobody else wants) and on a clock never more than a third of the spare time. Pure;
-talu's and tafl's searches (``play.games.talu.search``, ``play.games.tafl.search``) and their
+the games' searches (talu's, tafl's, Talat's) and their
 computer players ask here, so the games' computers spend a clock alike."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 CLOCK_SHARE = 30  # a move thinks about 1/30 of the time left ...
 INCREMENT_SHARE = 0.8  # ... plus this share of the increment it gets back at the turn's end,
@@ -55,3 +57,23 @@ def budget(level_seconds: float, seconds: float | None = None, deadline: int | N
     thinking = level_seconds if seconds is None else seconds
     wall = wall_seconds(thinking, left, reserve) if thinking or left is not None else None
     return thinking, wall
+
+
+class LevelledComputer:
+    """What every game's computer player (``play.games.protocol.parts.ComputerPlayer``) says
+    of its levels alike: which there are, a level's CPU seconds (its ``get_level``'s
+    ``seconds``: a level the game does not have is refused in its words), the real seconds a
+    search may take, and the clock's reserve. A game's computer sets ``levels`` and
+    ``get_level`` and adds its own turns, replay and thinking."""
+
+    levels: tuple[int, ...] = ()
+    reserve: float = CLOCK_RESERVE
+    get_level: Callable[[int], Any]
+
+    def seconds(self, level: int) -> float:
+        return float(type(self).get_level(level).seconds)
+
+    def wall_seconds(self, thinking: float, left: float | None = None,
+                     reserve: float | None = None) -> float:
+        return wall_seconds(thinking, left, self.reserve if reserve is None else reserve)
+

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -54,9 +55,12 @@ def keys_page(request, registrar_id: str):
 
 def _confirm(request, body, question: str, button: str, fields, *, danger=True,
              reason=False):
-    return render(request, "clubs/keys_confirm.html", {
+    return render(request, "clubs/confirm.html", {
         "body": body, "question": question, "button": button, "danger": danger,
-        "fields": fields, "reason": reason})
+        "fields": fields, "reason": reason,
+        "act": reverse("club_keys_act", args=[body.registrar_id]),
+        "back": reverse("club_keys", args=[body.registrar_id]),
+        "back_label": "the keys and tokens"})
 
 
 def _uploaded_text(request) -> str:

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -165,7 +166,10 @@ def people_act(request, registrar_id: str):
                 return render(request, "clubs/confirm.html", {
                     "body": body, "question": question, "button": button,
                     "danger": action == "remove",
-                    "fields": [("action", action), ("role", role), ("user", person.pk)]})
+                    "fields": [("action", action), ("role", role), ("user", person.pk)],
+                    "act": reverse("club_people_act", args=[body.registrar_id]),
+                    "back": reverse("club_people", args=[body.registrar_id]),
+                    "back_label": "the people"})
             if action == "add":
                 services.add_person(user, body, role, person)
                 messages.success(request, f"{person.get_username()} is {ARTICLE[role]} {role} "

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from play.games.protocol.parts import ComputerPlayer
-from play.games.thinking import CLOCK_RESERVE, budget, wall_seconds
+from play.games.thinking import LevelledComputer, budget
 
 from .board import SIDE_NAMES
 from .game import TaflGame
@@ -40,22 +40,15 @@ def position_of(engine: Any) -> tuple[Position, bool]:
     raise TypeError(f"not a tafl engine: {type(engine).__name__}")
 
 
-class TaflComputer:
+class TaflComputer(LevelledComputer):
     """The search's levels, budgets and moves behind the site's computer contract, for one
     of the two games (``game``: ``tafl`` or ``tablut``)."""
 
     levels: tuple[int, ...] = tuple(sorted(LEVELS))
-    reserve: float = CLOCK_RESERVE
+    get_level = staticmethod(get_level)
 
     def __init__(self, game: str = "tafl") -> None:
         self.game = game
-
-    def seconds(self, level: int) -> float:
-        return get_level(level).seconds
-
-    def wall_seconds(self, thinking: float, left: float | None = None,
-                     reserve: float | None = None) -> float:
-        return wall_seconds(thinking, left, CLOCK_RESERVE if reserve is None else reserve)
 
     def turn_moves(self, variant: str) -> int:
         """A move and, rarely, a removal or two (T8): the animation's pauses."""

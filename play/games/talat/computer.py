@@ -17,7 +17,7 @@ from typing import Any
 
 from play.games.protocol import Result
 from play.games.protocol.parts import ComputerPlayer
-from play.games.thinking import CLOCK_RESERVE, budget, wall_seconds
+from play.games.thinking import LevelledComputer, budget
 
 from .game import TalatGame
 from .notation import write_action
@@ -43,18 +43,11 @@ def position_of(engine: Any) -> tuple[Position, bool]:
     raise TypeError(f"not a Talat engine: {type(engine).__name__}")
 
 
-class TalatComputer:
+class TalatComputer(LevelledComputer):
     """The search's levels, budgets and actions behind the site's computer contract."""
 
     levels: tuple[int, ...] = tuple(sorted(LEVELS))
-    reserve: float = CLOCK_RESERVE
-
-    def seconds(self, level: int) -> float:
-        return get_level(level).seconds
-
-    def wall_seconds(self, thinking: float, left: float | None = None,
-                     reserve: float | None = None) -> float:
-        return wall_seconds(thinking, left, CLOCK_RESERVE if reserve is None else reserve)
+    get_level = staticmethod(get_level)
 
     def turn_moves(self, variant: str) -> int:
         """One action a turn (A3, A4)."""

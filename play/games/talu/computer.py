@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from play.games.thinking import CLOCK_RESERVE, budget, wall_seconds
+from play.games.thinking import LevelledComputer, budget
 
 from .game import TaluGame
 from .protocol import apply_event
@@ -18,18 +18,11 @@ from .search import LEVELS, choose_turn, get_level
 from .variants import get_variant
 
 
-class TaluComputer:
+class TaluComputer(LevelledComputer):
     """The search's levels, budgets and turns behind the site's computer contract."""
 
     levels: tuple[int, ...] = tuple(sorted(LEVELS))
-    reserve: float = CLOCK_RESERVE
-
-    def seconds(self, level: int) -> float:
-        return get_level(level).seconds
-
-    def wall_seconds(self, thinking: float, left: float | None = None,
-                     reserve: float | None = None) -> float:
-        return wall_seconds(thinking, left, CLOCK_RESERVE if reserve is None else reserve)
+    get_level = staticmethod(get_level)
 
     def turn_moves(self, variant: str) -> int:
         return get_variant(variant).steps
