@@ -232,8 +232,10 @@ async def test_the_pool_of_processes_thinks_in_a_child_process(settings):
     settings.TALU_COMPUTER_IDLE = False
     settings.TALU_COMPUTER_NICE = 0
     pool.shutdown()
+    # level 5, which always searches (level 1 walks at random: a walk may count no node), on a
+    # small node budget so the test stays quick
     result = await pool.think_async("standard", [("step", {"kind": "move", "from": "A2",
-                                                           "to": "A3"})], 1, 5.0)
+                                                           "to": "A3"})], 5, 5.0, nodes=300)
     assert result["side"] == "I" and result["steps"] and result["nodes"] > 0
 
 
@@ -251,7 +253,7 @@ async def test_a_pool_whose_process_died_is_replaced_and_the_search_still_answer
     pool.shutdown()
     others = set(multiprocessing.active_children())  # another pool's, if any: left alone
     move = [("step", {"kind": "move", "from": "A2", "to": "A3"})]
-    first = await pool.think_async("standard", move, 1, 5.0)
+    first = await pool.think_async("standard", move, 5, 5.0, nodes=300)  # always searches
     assert first["nodes"] > 0
     children = [c for c in multiprocessing.active_children() if c not in others]
     assert children, "the pool's processes"
@@ -259,7 +261,7 @@ async def test_a_pool_whose_process_died_is_replaced_and_the_search_still_answer
         os.kill(child.pid, signal.SIGKILL)
     for child in children:
         child.join(10)
-    again = await pool.think_async("standard", move, 1, 5.0)
+    again = await pool.think_async("standard", move, 5, 5.0, nodes=300)
     assert again["side"] == "I" and again["steps"] and again["nodes"] > 0
     pool.shutdown()
 
