@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from functools import cache
 from typing import Any
 
 from play import games, ports
@@ -78,8 +79,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         # what the players may offer each other besides adjournment ("null", "draw"): the
         # page shows only the offers the variant allows (Variant.offers), and a takeback in
         # a casual game (issue 39: not rated, not an event's)
-        "offers": [*variant_of(game.variant_key).offers,
-                   *(["takeback"] if not game.rated and not game.in_event else [])],
+        "offers": list(_offers(game.variant_key, not game.rated and not game.in_event)),
         "rated": game.rated,
         "time_control": game.time_control,
         "status": status,
@@ -107,8 +107,21 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
 def seat_specs(game: Game) -> list[dict[str, str]]:
     """The game's seats as its variant names them, in playing order (``players`` says who
     holds each): ``{"seat", "label", "kind"}`` (kind ``person`` or ``neutral``)."""
-    variant = variant_of(game.variant_key)
-    return [{"seat": s.id, "label": s.label, "kind": s.kind} for s in variant.seats]
+    return [dict(spec) for spec in _seat_specs(game.variant_key)]
+
+
+# Both below are in every step's update (``game_meta``): a variant's seats and offers never
+# change while the server runs, so they are worked out once per variant (issue 36's load
+# benchmark counts the server's CPU per step).
+@cache
+def _seat_specs(variant_key: str) -> tuple[dict[str, str], ...]:
+    return tuple({"seat": s.id, "label": s.label, "kind": s.kind}
+                 for s in variant_of(variant_key).seats)
+
+
+@cache
+def _offers(variant_key: str, casual: bool) -> tuple[str, ...]:
+    return (*variant_of(variant_key).offers, *(("takeback",) if casual else ()))
 
 
 def server_time() -> int:

@@ -26,7 +26,7 @@ import psycopg
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from play.store.log import Batch, append, on_postgresql, params_of, sql
+from play.store.log import Batch, append, on_postgresql, statement
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ async def _execute(conn: psycopg.AsyncConnection, waiting: Sequence[_Waiting]
                    ) -> dict[int, int]:
     """Run the statement for ``waiting``: how many events it stored per game pk."""
     async with conn.cursor() as cur:
-        await cur.execute(sql(), params_of(w.batch for w in waiting))
+        await cur.execute(*statement(w.batch for w in waiting))
         return dict(await cur.fetchall())
 
 

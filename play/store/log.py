@@ -127,12 +127,17 @@ def on_postgresql() -> bool:
 
 
 @cache
-def sql() -> str:
+def sql(ending: bool = True) -> str:
     """The one statement, for one batch or many. ``moved`` bumps each game still live at its
     batch's expected version (``stgn`` null: no turn ended, the notation stays; ``status``
     null: the game goes on); ``stored`` inserts the events of the games it bumped and no other;
-    ``ended`` puts a ``finished`` row in the outbox for each game it finished; the result counts
-    the events stored per game."""
+    ``ended`` puts a ``finished`` row in the outbox for each game it finished; ``ranked``
+    writes each finished game's seats' ranks and scores; the result counts the events stored
+    per game.
+
+    ``ending`` false leaves ``ranked`` out: PostgreSQL runs every data-modifying ``WITH``
+    whether its rows are read or not, and nearly every batch is a step that ends nothing (the
+    seam's load benchmark, issue 36, counts each statement's cost per step)."""
     game, event, outbox = Game._meta.db_table, GameEvent._meta.db_table, Outbox._meta.db_table
     seat = Seat._meta.db_table
     return (
@@ -161,15 +166,23 @@ def sql() -> str:
         f"ended AS ("
         f"INSERT INTO {outbox} (game_id, topic, created, due, claimed_by, attempts, last_error) "
         f"SELECT id, %(topic)s, now(), now(), '', 0, '' FROM moved WHERE status = %(finished)s "
-        f"RETURNING 1), "
-        f"ranked AS ("
+        f"RETURNING 1"
+        + (f"), ranked AS ("
         f"UPDATE {seat} AS t SET rank = (r.ranks ->> t.seat)::smallint, "
         f"score = (r.scores ->> t.seat)::double precision "
         f"FROM jsonb_to_recordset(%(steps)s::jsonb) AS r(id bigint, ranks jsonb, scores jsonb) "
         f"JOIN moved ON moved.id = r.id "
-        f"WHERE t.game_id = r.id AND r.ranks IS NOT NULL AND r.ranks ? t.seat RETURNING 1) "
-        f"SELECT game_id, count(*) FROM stored GROUP BY game_id"
+        f"WHERE t.game_id = r.id AND r.ranks IS NOT NULL AND r.ranks ? t.seat RETURNING 1"
+           if ending else "")
+        + ") SELECT game_id, count(*) FROM stored GROUP BY game_id"
     )
+
+
+def statement(batches: Iterable[Batch]) -> tuple[str, dict[str, Any]]:
+    """``sql`` for ``batches`` (at most one per game, sorted by the caller) and its
+    parameters: with ``ranked`` only when one of them ends its game."""
+    batches = list(batches)
+    return sql(any(b.result is not None for b in batches)), params_of(batches)
 
 
 def params_of(batches: Iterable[Batch]) -> dict[str, Any]:
@@ -240,13 +253,14 @@ def append_many(batches: Sequence[Batch]) -> dict[int, int]:
     then (the caller may store each alone)."""
     if not on_postgresql():
         return {b.game_pk: len(b.events) for b in batches if _append_orm(b)}
-    params = params_of(sorted(batches, key=lambda b: b.game_pk))  # rows locked in one order
+    query, params = statement(sorted(batches, key=lambda b: b.game_pk))  # rows locked in
+    # one order
     if connection.in_atomic_block:
         # Inside someone's transaction (tests, a caller's atomic block): a savepoint, so a
         # refused statement leaves that transaction usable.
         with transaction.atomic(), connection.cursor() as cur:
-            cur.execute(sql(), params)
+            cur.execute(query, params)
             return dict(cur.fetchall())
     with connection.cursor() as cur:  # autocommit: the statement is its own transaction
-        cur.execute(sql(), params)
+        cur.execute(query, params)
         return dict(cur.fetchall())

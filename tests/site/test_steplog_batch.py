@@ -70,7 +70,7 @@ class Spy:
 
         async def execute(cur: psycopg.AsyncCursor, query: Any, params: Any = None,
                           **kwargs: Any) -> Any:
-            if query == event_log.sql():
+            if query in (event_log.sql(True), event_log.sql(False)):
                 spy.statements.append([s["id"] for s in orjson.loads(params["steps"])])
                 spy.entered.set()
                 if spy._holds:
