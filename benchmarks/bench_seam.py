@@ -6,6 +6,8 @@ side in one run: replaying and deciding the same game logs, and the live-play lo
     .venv/bin/python benchmarks/bench_seam.py load                    # ~45 min: 2 rounds of
                                                                       # bench_load.py per tree
     .venv/bin/python benchmarks/bench_seam.py load --quick --rounds 1 # a smoke run (~6 min)
+    .venv/bin/python benchmarks/bench_seam.py p99                     # ~50 min: the fixed-rate
+                                                                      # p99 alone, 6 rounds
     .venv/bin/python benchmarks/bench_seam.py replay --baseline 8945a1f --json seam.json
 
 Two source trees, both in a temporary directory that goes at the end: the **baseline**, a
@@ -50,6 +52,17 @@ round trip at the fixed rate, for 1 and 2 server processes, with the ratios curr
 (targets: saturation >= 0.97, p99 <= 1.05), and the bare relay's as a control: the relay is
 the same code in both trees, so its ratio is the machine's drift between the runs.
 ``--quick`` passes bench_load's ``--quick``.
+
+``p99``: the fixed-rate round trip alone, in more and shorter rounds: each tree's bench_load.py
+``--only stack`` with a one-level ramp (``--ramp 300 --ramp-duration 2``: the ramp is not
+read), ``--rounds`` times per tree (default 6), the order alternating within each round pair
+(baseline first, then current first). A fixed-rate p99 is a tail: on a 2-core machine at 200
+steps/s, rounds of the same code gave 57 and 112 ms (2026-11-29), so two rounds cannot resolve
+the 5 % the issue asks. Reported per number of processes: each round's p50, p99 and the
+servers' CPU per step inside the window (``cpu_ms_per_msg`` of the level, not the phase's,
+which counts the connections too), their medians per tree, and the median of the per-round
+p99 ratios (each round's two runs ran next to each other, so slow spells of the machine hit
+both).
 
 The machine is shared: other work slows either side, which the interleaving spreads over both,
 so compare the ratios, and rerun on a quiet machine before recording a figure.
@@ -541,14 +554,75 @@ def run_load(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> d
             "rows": rows, "server_logs": kept}
 
 
+def p99_figures(path: Path) -> dict[int, dict[str, float]]:
+    """Per number of processes: the stack's fixed-rate p50, p99 and CPU per step (window)."""
+    data = json.loads(path.read_text())
+    out: dict[int, dict[str, float]] = {}
+    for cfg in data["configs"]:
+        level = cfg["stack_fixed"]["levels"][0]
+        out[cfg["servers"]] = {"p50": level["p50_ms"], "p99": level["p99_ms"],
+                               "cpu": level["cpu_ms_per_msg"], "done": level["per_s"]}
+    return out
+
+
+def run_p99(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> dict[str, Any]:
+    extra = ["--only", "stack", "--ramp", "300", "--ramp-duration", "2",
+             "--servers", args.servers]
+    runs: dict[str, list[dict[int, dict[str, float]]]] = {"baseline": [], "current": []}
+    for r in range(args.rounds):
+        order = ("baseline", "current") if r % 2 == 0 else ("current", "baseline")
+        for side in order:
+            out, log = where / f"p99-{side}-{r + 1}.json", where / f"p99-{side}-{r + 1}.log"
+            t, load0 = time.perf_counter(), os.getloadavg()[0]
+            with open(log, "w") as f:
+                proc = subprocess.run([PYTHON, "benchmarks/bench_load.py", *extra, "--json",
+                                       str(out)], cwd=sides[side], env=_env(sides[side]),
+                                      stdout=f, stderr=subprocess.STDOUT)
+            if proc.returncode or not out.exists():
+                raise SystemExit(f"bench_load.py in the {side} tree failed "
+                                 f"({proc.returncode}):\n{log.read_text()[-3000:]}")
+            figs = p99_figures(out)
+            runs[side].append(figs)
+            shown = "; ".join(f"{n} proc: p50 {f['p50']:.1f} p99 {f['p99']:.1f} ms, cpu "
+                              f"{f['cpu']:.2f} ms/step" for n, f in sorted(figs.items()))
+            print(f"  round {r + 1} {side:8} ({time.perf_counter() - t:.0f} s, load "
+                  f"{load0:.1f} -> {os.getloadavg()[0]:.1f}): {shown}", flush=True)
+            if args.keep_logs:
+                for path in (out, log):
+                    shutil.copy2(path, Path(args.keep_logs) / path.name)
+    rows = []
+    print(f"\n| processes | figure | baseline ({args.baseline}) | current | ratio "
+          f"| per-round ratios | target |\n|---|---|---|---|---|---|---|")
+    for n in sorted(runs["baseline"][0]):
+        for key, what in (("p99", "stack p99 round trip, ms"), ("p50", "stack p50, ms"),
+                          ("cpu", "server CPU ms a step (window)")):
+            b = [x[n][key] for x in runs["baseline"]]
+            c = [x[n][key] for x in runs["current"]]
+            ratios = [y / x for x, y in zip(b, c, strict=True)]
+            paired = statistics.median(ratios)
+            status = "-"
+            if key == "p99":
+                status = f"<= 1.05: {'met' if paired <= 1.05 else 'missed'}"
+            rows.append({"servers": n, "figure": key, "baseline": b, "current": c,
+                         "median_baseline": statistics.median(b),
+                         "median_current": statistics.median(c), "paired_ratio": paired,
+                         "ratios": ratios, "status": status})
+            print(f"| {n} | {what} | {statistics.median(b):.2f} | {statistics.median(c):.2f} "
+                  f"| {paired:.3f} | {', '.join(f'{x:.2f}' for x in ratios)} | {status} |")
+    print(f"\n(ratio: the median of the per-round ratios current/baseline; {args.rounds} "
+          f"rounds; bench_load.py {' '.join(extra)})")
+    return {"runs": {s: [{str(k): v for k, v in x.items()} for x in runs[s]] for s in runs},
+            "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("replay", "load"), nargs="?", default="replay")
+    ap.add_argument("what", choices=("replay", "load", "p99"), nargs="?", default="replay")
     ap.add_argument("--baseline", default=BASELINE, help="the revision before (a git rev)")
     ap.add_argument("--current", default=None,
                     help="a revision for the current side (default: this checkout's files)")
     ap.add_argument("--rounds", type=int, default=None,
-                    help="rounds per tree, alternating (replay: 15, load: 2)")
+                    help="rounds per tree, alternating (replay: 15, load: 2, p99: 6)")
     ap.add_argument("--quick", action="store_true",
                     help="replay: 40 games, 3 rounds; load: bench_load.py --quick")
     ap.add_argument("--games", type=int, default=100, help="replay: games generated")
@@ -564,7 +638,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return worker(args)
     if args.rounds is None:
-        args.rounds = (3 if args.quick else 15) if args.what == "replay" else 2
+        args.rounds = {"replay": 3 if args.quick else 15, "load": 2, "p99": 6}[args.what]
     if args.quick and args.what == "replay":
         args.games = min(args.games, 40)
     print(f"bench_seam {args.what}: baseline {args.baseline}, current "
@@ -575,6 +649,8 @@ def main(argv: list[str] | None = None) -> int:
         sides = trees(where, args.baseline, args.current)
         if args.what == "replay":
             results = run_replay(args, sides, where)
+        elif args.what == "p99":
+            results = run_p99(args, sides, where)
         else:
             results = run_load(args, sides, where)
     results = {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
