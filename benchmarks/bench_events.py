@@ -174,7 +174,7 @@ def setup_django(server: str | None, path: Path) -> str:
 def build_event(players: int, rounds: int):
     from django.contrib.auth import get_user_model
 
-    from registry.events import services
+    from registry.events import rounds, services
     from registry.events.models import Pairing
     from registry.models import AffiliatedBody
 
@@ -187,7 +187,7 @@ def build_event(players: int, rounds: int):
     for i in range(players):
         services.enter_player(arbiter, event, f"Player {i}", rng.randint(800, 2600))
     for number in range(1, rounds + 1):
-        services.pair_round(arbiter, event)
+        rounds.pair_round(arbiter, event)
         for p in Pairing.objects.filter(round__event=event, round__number=number,
                                         black__isnull=False):
             services.set_result(arbiter, event, p.pk, rng.choices(

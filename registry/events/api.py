@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from registry.api.errors import Conflict
 from registry.api.schema import ErrorSerializer
-from registry.events import pairer, schedule, services, standings
+from registry.events import pairer, rounds, schedule, services, standings
 from registry.events.models import MODELS, POLICIES, SYSTEMS, VENUES, Entry, Event, Pairing
 from registry.events.pairing import trf
 from registry.events.pairing.model import GAME_RESULTS
@@ -317,7 +317,7 @@ class RoundPair(EventView):
         if not isinstance(force, bool) or not isinstance(absent, dict):
             raise Invalid("force is true or false; absent maps player keys to H or Z")
         try:
-            services.request_pairing(_user(request), event, force=force, absent=absent)
+            rounds.request_pairing(_user(request), event, force=force, absent=absent)
         except services.EventError as exc:
             _raise(exc)
         return Response(pairing_state(event), status=status.HTTP_202_ACCEPTED)
@@ -329,7 +329,7 @@ class RoundStart(EventView):
     def post(self, request, event_id: int, number: int):
         event = get_object_or_404(Event, pk=event_id)
         try:
-            services.start_round(_user(request), event, number)
+            rounds.start_round(_user(request), event, number)
         except services.EventError as exc:
             _raise(exc)
         return Response(event_json(event))

@@ -12,7 +12,7 @@ when pairing). The half-point byes counted are those the player already had (giv
 or by the arbiter when pairing) and those asked for rounds still to pair.
 
 When the worker pairs a round, its requests become the round's ``absent`` byes
-(``absent_for``, called by ``services.pair_next``); an arbiter's own absences for the round
+(``absent_for``, called by ``rounds.pair_next``); an arbiter's own absences for the round
 win over a request. Round robins have none (R42), nor Hettlandic rounds (R44).
 """
 

@@ -2,8 +2,8 @@
 
 A large Swiss takes seconds to pair (round 7 of 500 players about 3 s of CPU, BENCHMARKS.md),
 so no request pairs: the arbiter's "Pair" (page or API) only records a ``PairingRequest``
-(``services.request_pairing``) and wakes the worker; this job, registered with
-``play.worker.jobs`` by the app, pairs it through ``services.pair_next``, the code every
+(``rounds.request_pairing``) and wakes the worker; this job, registered with
+``play.worker.jobs`` by the app, pairs it through ``rounds.pair_next``, the code every
 pairing takes.
 
 Once, whoever asks: a request is claimed by a conditional update (state and claimant as
@@ -32,7 +32,7 @@ from django.db import DatabaseError
 from django.db.models import Q
 from django.utils import timezone
 
-from registry.events import services
+from registry.events import rounds, services
 from registry.events.models import Event, PairingRequest
 from registry.events.revision import touch
 
@@ -88,15 +88,15 @@ def pair_claimed(req: PairingRequest, claimant: str) -> bool:
         last[0] = now
         if not PairingRequest.objects.filter(pk=req.pk, claimed_by=claimant).update(
                 done=done, total=total, lease_until=timezone.now() + LEASE):
-            raise services.PairingLost  # taken over: stop computing
+            raise rounds.PairingLost  # taken over: stop computing
 
     def still_mine() -> bool:  # in the round's transaction: the request goes with it
         return PairingRequest.objects.filter(
             pk=req.pk, claimed_by=claimant, state=PairingRequest.RUNNING).delete()[0] == 1
 
     try:
-        rnd = services.pair_next(req.event, req.force, req.absent or {}, progress, still_mine)
-    except services.PairingLost:
+        rnd = rounds.pair_next(req.event, req.force, req.absent or {}, progress, still_mine)
+    except rounds.PairingLost:
         log.info("round %s of event %s: taken over by another worker", req.number,
                  req.event_id)
         return False

@@ -2,7 +2,7 @@
 
 An arbiter gives a paired round a start time (``schedule_round``). The worker's job
 (``run_due``, registered with ``play.worker.jobs`` by the app) starts every due round through
-``services._start``, the very code of the arbiter's start button, whose claim is a conditional
+``rounds.start_once``, the very code of the arbiter's start button, whose claim is a conditional
 update: with two workers (or a worker and the arbiter's button) a round starts once. Its
 players are then told (``registry.events.notify``).
 """
@@ -15,10 +15,11 @@ from datetime import UTC, datetime, timedelta
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from registry.events import notify, services
+from registry.events import notify, rounds
+from registry.events.access import EventError
+from registry.events.access import manage as _manage
 from registry.events.models import Event, Round
 from registry.events.revision import touch
-from registry.events.services import EventError
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ def schedule_round(user, event: Event, number: int, at: datetime | None,
     """Give paired round ``number`` its start time ``at`` (a naive time is UTC, the site's
     time), or take it away (``None``): the worker starts it then (R41). Only the event's
     arbiters; a round that has started keeps its start."""
-    services._manage(user, event)
+    _manage(user, event)
     now = now or timezone.now()
     if at is not None:
         if not isinstance(at, datetime):
@@ -59,7 +60,7 @@ def schedule_round(user, event: Event, number: int, at: datetime | None,
 
 def start_due(now: datetime | None = None, limit: int = 16) -> int:
     """The worker: start every paired round whose time has come, as the arbiter's button does
-    (``services._start``); how many this call started. A round that cannot start (a player
+    (``rounds.start_once``); how many this call started. A round that cannot start (a player
     with no account in an online event) loses its time, with a warning, rather than failing
     at every round of the worker: its arbiter sees it unscheduled and not started. A database
     error is not the round's fault: it ends the job, which the next round runs again."""
@@ -71,7 +72,7 @@ def start_due(now: datetime | None = None, limit: int = 16) -> int:
     for rnd in due:
         try:
             with transaction.atomic():
-                started += services._start(rnd.event, rnd)
+                started += rounds.start_once(rnd.event, rnd)
         except DatabaseError:  # the database away or busy: tried again at the next round
             raise
         except Exception as exc:  # everything rolled back: unschedule, tell the log

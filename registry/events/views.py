@@ -24,6 +24,7 @@ from registry.events import (
     hettlandic_views,
     manual_pairing,
     pairer,
+    rounds,
     schedule,
     services,
     standings,
@@ -318,10 +319,10 @@ def _act(request, event: Event, action: str) -> str:
         return ("Chat is on beside this event's games." if allowed else
                 "Chat is off beside this event's games.")
     if action == "pair":
-        asked = services.request_pairing(user, event, force=post.get("force") == "on")
+        asked = rounds.request_pairing(user, event, force=post.get("force") == "on")
         return f"Round {asked.number} is being paired: the page shows it when it is done."
     if action == "start":
-        rnd = services.start_round(user, event, _int(post.get("round")))
+        rnd = rounds.start_round(user, event, _int(post.get("round")))
         return f"Round {rnd.number} has started."
     if action == "schedule":
         number, text = _int(post.get("round")), post.get("at", "").strip()

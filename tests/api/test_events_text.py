@@ -128,12 +128,12 @@ def test_the_event_page_form_with_a_nul_body_is_refused(client, registrar, no_er
 def test_a_result_naming_no_board_is_a_clear_refusal(event, registrar, data, no_error_logs):
     """Numbers past 64 bits and ids of the wrong shape name no board: a 4xx, never the
     database's error."""
-    from registry.events import services
+    from registry.events import rounds, services
     from registry.events.models import Pairing
 
     for n in range(4):
         services.enter_player(registrar[1], event, f"Guest {n}", 1500 - n)
-    services.pair_round(registrar[1], event)
+    rounds.pair_round(registrar[1], event)
     before = sorted(Pairing.objects.values_list("pk", "result"))
     assert before
     r = _api(registrar[1]).post(f"/api/v1/events/{event.pk}/rounds/1/results/", data,

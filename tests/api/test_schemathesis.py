@@ -57,6 +57,7 @@ def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model):
     """Real data: a submitted game (records, rating changes), rated and plain games; an
     over-the-board event with players and a paired round, run by a person (a registrar of
     body A, site staff) whose session the generated requests may carry."""
+    from registry.events import rounds
     from registry.events import services as events
     from registry.submission import submit_game
 
@@ -73,7 +74,7 @@ def seeded(body_a, body_b, pair, token_a, body_keys, django_user_model):
     event = events.create_event(person, body_a, name="Board night", system="swiss", rounds=3,
                                 venue="board")
     entries = [events.enter_player(person, event, f"Guest {n}", 1500 - n) for n in range(4)]
-    events.pair_round(person, event)
+    rounds.pair_round(person, event)
     return {"game_id": str(submitted.game_id), "player_id": pair[0].player_id,
             "registrar_id": body_a.registrar_id, "name": "stse-2", "code": "S1",
             "event_id": event.pk, "number": 1, "key": entries[0].key,

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 
-from registry.events import services
+from registry.events import rounds, services
 from registry.events.templatetags.events import event_banner
 from registry.models import AffiliatedBody
 
@@ -23,7 +23,7 @@ def test_a_user_in_no_running_event_gets_no_banner_in_one_query(django_assert_nu
     event = services.create_event(arbiter, body, name="Club night", rounds=3, venue="board")
     for i in range(4):
         services.enter_player(arbiter, event, f"Player {i}", 1500 + i)
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     request = RequestFactory().get("/")
     request.user, request.resolver_match = viewer, None
     with django_assert_num_queries(1):

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from registry.events import services
+from registry.events import rounds, services
 from registry.events.models import Event
 from registry.models import AffiliatedBody
 from tests.site.pairing import run_pairing
@@ -29,7 +29,7 @@ def test_standings_and_pairings_download_as_csv(make_user, client):
                                   venue="board")
     for name in ("=HYPERLINK(1)", "ana", "ben", "cyd"):
         services.enter_player(arbiter, event, name, 1500, "")
-    services.request_pairing(arbiter, event)
+    rounds.request_pairing(arbiter, event)
     run_pairing(event)
     event = Event.objects.get(pk=event.pk)
     page = client.get(f"/events/{event.pk}/").content.decode()

@@ -9,7 +9,7 @@ import pytest
 
 from play.models import Game
 from play.worker.loop import run_due
-from registry.events import services
+from registry.events import rounds, services
 from registry.events.models import Pairing
 from registry.models import AffiliatedBody, AuditEntry, RegistryGame
 
@@ -24,8 +24,8 @@ def _round(make_user, tag: str):
                                   rated=True)
     for n in ("ann", "ben"):
         services.register(make_user(f"ab-{n}-{tag}"), event)
-    services.pair_round(arbiter, event)
-    services.start_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
+    rounds.start_round(arbiter, event)
     return arbiter, event, Pairing.objects.get(round__event=event, black__isnull=False)
 
 

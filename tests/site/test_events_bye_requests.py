@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from registry.events import bye_requests, manual_pairing, pairer, services
+from registry.events import bye_requests, manual_pairing, pairer, rounds, services
 from registry.events.access import EventError
 from registry.events.models import ByeRequest, Event, Pairing
 from registry.models import AffiliatedBody
@@ -50,11 +50,11 @@ def test_requested_byes_are_the_rounds_byes_when_the_worker_pairs_it(make_user):
     bye_requests.request_bye(p0, event, 2, "H")
     bye_requests.request_bye(p1, event, 2, "Z")
     bye_requests.request_bye(p2, event, 1, "Z")
-    services.request_pairing(arbiter, event)  # round 1, by the worker's job
+    rounds.request_pairing(arbiter, event)  # round 1, by the worker's job
     assert pairer.run_due() == 1
     assert bye_of(event, p2, 1) == "Z" and bye_of(event, p0, 1) != "H"  # U: by the draw
     complete(event, arbiter, 1)
-    services.request_pairing(arbiter, event)
+    rounds.request_pairing(arbiter, event)
     assert pairer.run_due() == 1
     assert bye_of(event, p0, 2) == "H" and bye_of(event, p1, 2) == "Z"
     assert Pairing.objects.filter(round__event=event, round__number=2,
@@ -67,7 +67,7 @@ def test_requested_byes_are_the_rounds_byes_when_the_worker_pairs_it(make_user):
 def test_the_arbiters_absence_wins_over_a_request(make_user):
     event, arbiter, (p0, *_) = swiss(make_user)
     bye_requests.request_bye(p0, event, 1, "H")
-    services.pair_round(arbiter, event, absent={p0.player.player_id: "Z"})
+    rounds.pair_round(arbiter, event, absent={p0.player.player_id: "Z"})
     assert bye_of(event, p0, 1) == "Z"
 
 
@@ -81,7 +81,7 @@ def test_the_limit_counts_half_point_byes_only(make_user):
     bye_requests.request_bye(p0, event, 4, "Z")
     # a half-point bye had counts too: cancel round 2's, have one given, ask again
     bye_requests.cancel(p0, event, 2)
-    services.pair_round(arbiter, event, absent={p0.player.player_id: "H"})
+    rounds.pair_round(arbiter, event, absent={p0.player.player_id: "H"})
     assert bye_requests.half_byes(event, event.entries.get(player__user=p0)) == 1
     with pytest.raises(EventError, match="had or asked for them all"):
         bye_requests.request_bye(p0, event, 2, "H")
@@ -103,14 +103,14 @@ def test_refusals_are_in_words(make_user):
     bye_requests.request_bye(p0, event, 2, "H")
     with pytest.raises(EventError, match="already asked for a bye in round 2"):
         bye_requests.request_bye(p0, event, 2, "Z")
-    services.request_pairing(arbiter, event)  # round 1 waits for the worker
+    rounds.request_pairing(arbiter, event)  # round 1 waits for the worker
     with pytest.raises(EventError, match="round 1 is being paired"):
         bye_requests.request_bye(p1, event, 1, "Z")
     pairer.run_due()
     with pytest.raises(EventError, match="round 1 is already paired"):
         bye_requests.request_bye(p1, event, 1, "Z")
     complete(event, arbiter, 1)
-    services.pair_round(arbiter, event)  # round 2: p0's bye used
+    rounds.pair_round(arbiter, event)  # round 2: p0's bye used
     with pytest.raises(EventError, match="round 2 is already paired"):
         bye_requests.cancel(p0, event, 2)
     services.withdraw(p1, event, event.entries.get(player__user=p1))
@@ -137,7 +137,7 @@ def test_no_requests_without_a_limit_nor_in_a_round_robin(make_user):
 def test_an_absent_player_is_not_paired_by_hand(make_user):
     event, arbiter, (p0, p1, *_) = swiss(make_user, players=5)
     bye_requests.request_bye(p0, event, 1, "H")
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     with pytest.raises(EventError, match="half-point bye in round 1: an absent player"):
         manual_pairing.pair_players(arbiter, event, 1, p0.player.player_id,
                                     p1.player.player_id, "x")

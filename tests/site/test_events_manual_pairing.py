@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from registry.events import manual_pairing, services
+from registry.events import manual_pairing, rounds, services
 from registry.events.access import EventError
 from registry.events.models import Event, Pairing
 from registry.events.pairing import trf
@@ -30,7 +30,7 @@ def board_event(make_user, players: int = 6, system: str = "swiss"):
     names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"][:players]
     for i, name in enumerate(names):
         services.enter_player(arbiter, event, name, 2000 - 100 * i)
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     return Event.objects.get(pk=event.pk), arbiter, body
 
 
@@ -137,7 +137,7 @@ def test_refusals_are_in_words_and_change_nothing(make_user, django_user_model):
     services.withdraw(arbiter, event, event.entries.get(name=rows[2][1]))
     refused(lambda: manual_pairing.pair_players(arbiter, event, 1, key(event, a),
                                                 key(event, rows[2][1]), "x"), "withdrawn")
-    services.start_round(arbiter, event, 1)
+    rounds.start_round(arbiter, event, 1)
     refused(lambda: manual_pairing.swap_boards(arbiter, event, 1, 1, 2, "x"), "has started")
     assert not AuditEntry.objects.exists()
 
@@ -161,8 +161,8 @@ def test_two_players_who_met_are_not_paired_again(make_user):
     first = board_rows(event)
     for p in Pairing.objects.filter(round__event=event, black__isnull=False):
         services.set_result(arbiter, event, p.pk, "1-0")
-    services.start_round(arbiter, event, 1)
-    services.pair_round(arbiter, event)
+    rounds.start_round(arbiter, event, 1)
+    rounds.pair_round(arbiter, event)
     _, w, b = first[0]
     with pytest.raises(EventError, match="met in round 1"):
         manual_pairing.pair_players(arbiter, event, 2, key(event, w), key(event, b), "again")
@@ -212,6 +212,6 @@ def test_the_page_and_the_api_change_a_round(make_user):
     assert api.post(url, {"change": "colours", "board": 1, "reason": "x"},
                     format="json").status_code == 403
     api.force_authenticate(arbiter)
-    services.start_round(arbiter, event, 1)
+    rounds.start_round(arbiter, event, 1)
     r = api.post(url, {"change": "colours", "board": 1, "reason": "x"}, format="json")
     assert r.status_code == 409 and "has started" in r.json()["detail"]

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from registry.events import pairer, services
+from registry.events import pairer, rounds, services
 from registry.events.models import Event, PairingRequest, Round
 from registry.events.pairing import swiss
 from registry.models import AffiliatedBody
@@ -90,7 +90,7 @@ def test_two_arbiters_and_the_button_ask_once_and_two_workers_pair_once(arbiter,
 
 def test_a_killed_workers_claim_runs_out_and_the_next_worker_pairs_the_round(arbiter):
     event = swiss_event(arbiter, 7)
-    services.request_pairing(arbiter, event)
+    rounds.request_pairing(arbiter, event)
     dead = pairer.claim("worker-killed")  # ... and the worker is killed before it pairs
     assert dead is not None
     assert pairer.run_due() == 0 and not Round.objects.exists()  # its lease still runs
@@ -107,7 +107,7 @@ def test_progress_reaches_the_arbiters_page_and_players_see_being_paired(arbiter
     event = swiss_event(arbiter, 47)
     pia = make_user("pia")
     services.enter_player(arbiter, event, "", 0, player_of(pia).player_id)
-    services.request_pairing(arbiter, event)
+    rounds.request_pairing(arbiter, event)
     seen: list[dict] = []
     pair_round = swiss.pair_round
 
@@ -139,7 +139,7 @@ def test_progress_reaches_the_arbiters_page_and_players_see_being_paired(arbiter
 def test_a_round_that_cannot_be_paired_says_why_and_can_be_asked_again(arbiter, make_user):
     event = swiss_event(arbiter, 3, rounds=4)
     for number in (1, 2, 3):  # three players, three rounds: everyone has met everyone
-        rnd = services.pair_round(arbiter, event)
+        rnd = rounds.pair_round(arbiter, event)
         for p in rnd.pairings.filter(black__isnull=False):
             services.set_result(arbiter, event, p.pk, "1-0", number)
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/")
@@ -160,7 +160,7 @@ def test_a_round_that_cannot_be_paired_says_why_and_can_be_asked_again(arbiter, 
 
 def test_what_can_be_refused_at_once_is_refused_when_asked(arbiter):
     event = swiss_event(arbiter, 4)
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/")
     assert r.status_code == 409 and "round 1 is not complete" in r.json()["detail"]
     r = api(arbiter).post(f"/api/v1/events/{event.pk}/rounds/",

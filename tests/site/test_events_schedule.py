@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 from play.models import Game
 from play.worker.loop import Worker
 from registry.accounts.mailqueue import send_due as send_queued  # issue 39: mail is queued
-from registry.events import notify, schedule, services
+from registry.events import notify, rounds, schedule, services
 from registry.events.models import Event, Pairing, Round
 from registry.models import AffiliatedBody, RegistryGame
 from tests.site.wsutil import TIMEOUT, application
@@ -52,7 +52,7 @@ def online_event(make_user, players: int = 4) -> tuple[Event, object, list]:
         u.save()
         services.register(u, event)
         users.append(u)
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     return Event.objects.get(pk=event.pk), arbiter, users
 
 
@@ -118,7 +118,7 @@ def test_the_arbiters_start_mails_once_too_and_a_player_without_an_address_is_sk
     event, arbiter, users = online_event(make_user)
     users[0].email = ""
     users[0].save()
-    services.start_round(arbiter, event, 1)
+    rounds.start_round(arbiter, event, 1)
     assert notify.mail_due() == 3 and notify.mail_due() == 0
     send_queued()
     assert len(mail.outbox) == 3 and "p0@example.org" not in [m.to[0] for m in mail.outbox]
@@ -169,7 +169,7 @@ def test_bad_schedules_are_refused_in_words_and_change_nothing(make_user):
     assert Round.objects.get(event=event).scheduled is None
 
     # a started round keeps its start
-    services.start_round(arbiter, event, 1)
+    rounds.start_round(arbiter, event, 1)
     r = api(arbiter).post(url, {"at": soon}, format="json")
     assert r.status_code == 409 and "round 1 has already started" in r.json()["detail"]
 
@@ -187,7 +187,7 @@ def test_a_round_that_cannot_start_loses_its_time_with_a_warning(make_user, capl
     services.enter_player(arbiter, event, "Walk-in", 1200)
     services.enter_player(arbiter, event, "Other walk-in", 1100)
     services.change_settings(arbiter, event, venue="online")
-    services.pair_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
     schedule.schedule_round(arbiter, event, 1, timezone.now() + timedelta(minutes=5))
     assert schedule.start_due(timezone.now() + timedelta(minutes=6)) == 0
     rnd = Round.objects.get(event=event)
@@ -195,7 +195,7 @@ def test_a_round_that_cannot_start_loses_its_time_with_a_warning(make_user, capl
     assert "round 1 of event" in caplog.text and "not started at its time" in caplog.text
     assert "has no account, so board 1 cannot be played online" in caplog.text
     with pytest.raises(services.EventError, match="cannot be played online"):
-        services.start_round(arbiter, event, 1)  # the button says so too, in words
+        rounds.start_round(arbiter, event, 1)  # the button says so too, in words
     assert schedule.start_due(timezone.now() + timedelta(minutes=7)) == 0  # no retry
 
 
@@ -231,7 +231,7 @@ def test_two_workers_and_the_button_racing_start_the_round_once(make_user):
 
     def button() -> None:
         try:
-            services.start_round(arbiter, Event.objects.get(pk=event.pk), 1)
+            rounds.start_round(arbiter, Event.objects.get(pk=event.pk), 1)
             started.append("button")
         except services.EventError as exc:
             refused.append(str(exc))

@@ -15,7 +15,7 @@ from django.test import Client
 from play.commands import arbiter as arbiter_commands
 from play.models import Game
 from registry import archiving
-from registry.events import results, services, standings
+from registry.events import results, rounds, services, standings
 from registry.events.models import Event, Pairing
 from registry.models import RegistryGame
 from tests.site.test_events_arbiter_policy import _api, _event_game
@@ -228,7 +228,7 @@ def _board_event(make_user):
                                   venue="board", rated=False)
     for name in ("Ann", "Bob", "Cid", "Dee"):
         services.enter_player(user, event, name, 1500)
-    services.request_pairing(user, event)
+    rounds.request_pairing(user, event)
     run_pairing(event)
     return event, user, c
 
@@ -281,7 +281,7 @@ def _all_rounds_paired(make_user):
     for _number in (2, 3):
         for p in Pairing.objects.filter(round__event=event, black__isnull=False, result=""):
             services.set_result(user, event, p.pk, "=")
-        services.request_pairing(user, event)
+        rounds.request_pairing(user, event)
         run_pairing(event)
     assert event.event_rounds.count() == 3
     return event, user, c

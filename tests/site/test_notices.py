@@ -22,7 +22,7 @@ from registry.accounts.mailqueue import send_due as send_queued
 from registry.accounts.models import AccountSettings
 from registry.clubs import services as clubs
 from registry.events import notify as event_notify
-from registry.events import services as event_services
+from registry.events import rounds
 from registry.notices import services
 from registry.notices.models import Notification
 from tests.site.test_events_schedule import boards, online_event
@@ -80,7 +80,7 @@ def test_your_turn_in_a_correspondence_game_once_on_the_site_and_once_by_mail(pl
 @pytest.mark.django_db
 def test_a_started_round_tells_each_player_of_their_game(make_user):
     event, arbiter, _ = online_event(make_user)
-    event_services.start_round(arbiter, event, 1)
+    rounds.start_round(arbiter, event, 1)
     assert event_notify.mail_due() == 4  # R41: the mails as before
     for p in boards(event):
         for user, opponent in ((p.white.player.user, p.black), (p.black.player.user, p.white)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.events import services
+from registry.events import rounds, services
 from registry.events.models import Pairing
 from registry.models import AffiliatedBody
 
@@ -36,8 +36,8 @@ def test_the_poll_says_fast_for_an_entrant_and_names_the_game_once_started(make_
     client.force_login(ann)
     polled = client.get("/notifications/unread.json").json()
     assert polled["fast"] is True and polled["round"] is None  # entered; no round yet
-    services.pair_round(arbiter, event)
-    services.start_round(arbiter, event)
+    rounds.pair_round(arbiter, event)
+    rounds.start_round(arbiter, event)
     game = Pairing.objects.get(round__event=event, black__isnull=False).game
     polled = client.get("/notifications/unread.json").json()
     assert polled["round"] == {"game": str(game.uuid), "url": f"/games/{game.uuid}/",

@@ -44,12 +44,12 @@ def test_the_banner_and_sound_reach_a_page_already_open(live_site, browser, tmp_
         expect(page.locator("[data-testid=event-banner]")).to_have_count(0)
     live_site.shell(
         "from django.contrib.auth import get_user_model\n"
-        "from registry.events import services\n"
+        "from registry.events import rounds\n"
         "from registry.events.models import Event\n"
         f"a = get_user_model().objects.get(username={arb!r})\n"
         f"e = Event.objects.get(pk={event})\n"
-        "services.pair_round(a, e)\n"
-        "services.start_round(a, e)\n")
+        "rounds.pair_round(a, e)\n"
+        "rounds.start_round(a, e)\n")
     for page in pages:
         banner = page.locator("[data-testid=event-banner]")
         expect(banner).to_contain_text("Bell night, round 1: your game has started",

@@ -170,13 +170,13 @@ def test_an_event_is_announced_in_tablut_and_its_round_plays_tablut(make_user, c
     refused = client.post("/events/new/", {"body": body.registrar_id, "name": "Bad",
                                            "variant": "chess/8x8", "system": "swiss"})
     assert refused.status_code == 400 and not Event.objects.filter(name="Bad").exists()
-    from registry.events import services
+    from registry.events import rounds, services
     players = [make_user(n) for n in ("ana", "ben")]
     for u in players:
         services.register(u, event)
-    services.request_pairing(arbiter, event)
+    rounds.request_pairing(arbiter, event)
     run_pairing(event)
-    rnd = services.start_round(arbiter, event, 1)
+    rnd = rounds.start_round(arbiter, event, 1)
     game = next(p.game for p in rnd.pairings.all() if p.game is not None)
     assert (game.game, game.variant, game.rated, game.in_event) == ("tablut", "9x9", True, True)
 
