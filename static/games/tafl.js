@@ -164,16 +164,9 @@
       focusSquare(b.dataset.square);
       activate(b.dataset.square);
     });
-    listen(element, "keydown", function (e) {
-      if (e.key === "Escape" && e.target.closest(".sq")) { st.selected = null; api.redraw(); return; }
-      var next = window.Talu.nextSquare(e);  // static/play/gridkeys.js
-      if (next) { focusSquare(next.dataset.square); next.focus(); }
-    });
-    function focusSquare(sq) {
-      if (st.focus && grid.cells[st.focus]) grid.cells[st.focus].tabIndex = -1;
-      st.focus = sq;
-      grid.cells[sq].tabIndex = 0;
-    }
+    T.boardKeys(listen, element, st, function () { return grid.cells; },
+                function () { api.redraw(); });  // static/play/gridkeys.js
+    function focusSquare(sq) { T.focusSquare(st, grid.cells, sq); }
 
     // A move typed in OTN ("e4-e7", "Ke5-e8"; a removal "xf7"): keyboard play without the board.
     var form = $("tafl-move-form");

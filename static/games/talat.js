@@ -226,16 +226,9 @@
       focusSquare(b.dataset.square);
       activate(b.dataset.square);
     });
-    listen(table.el, "keydown", function (e) {
-      if (e.key === "Escape" && e.target.closest(".sq")) { st.selected = null; api.redraw(); return; }
-      var next = T.nextSquare(e);  // static/play/gridkeys.js: within the square's own board
-      if (next) { focusSquare(next.dataset.square); next.focus(); }
-    });
-    function focusSquare(sq) {
-      if (st.focus && table.cells[st.focus]) table.cells[st.focus].tabIndex = -1;
-      st.focus = sq;
-      table.cells[sq].tabIndex = 0;
-    }
+    T.boardKeys(listen, table.el, st, function () { return table.cells; },
+                function () { api.redraw(); });  // static/play/gridkeys.js
+    function focusSquare(sq) { T.focusSquare(st, table.cells, sq); }
 
     // An action typed as A10 writes it ("@12:a1 M6", "12:b2-c3", "31:d4xd5", "pass").
     var form = $("talat-action-form");

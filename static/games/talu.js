@@ -249,16 +249,9 @@
       focusSquare(b.dataset.square);
       activate(b.dataset.square);
     });
-    listen(element, "keydown", function (e) {
-      if (e.key === "Escape" && e.target.closest(".sq")) { st.selected = null; api.redraw(); return; }
-      var next = window.Talu.nextSquare(e);  // static/play/gridkeys.js
-      if (next) { focusSquare(next.dataset.square); next.focus(); }
-    });
-    function focusSquare(sq) {
-      if (st.focus && cells[st.focus]) cells[st.focus].tabIndex = -1;
-      st.focus = sq;
-      cells[sq].tabIndex = 0;
-    }
+    T.boardKeys(listen, element, st, function () { return cells; },
+                function () { api.redraw(); });  // static/play/gridkeys.js
+    function focusSquare(sq) { T.focusSquare(st, cells, sq); }
 
     // A pass or a stalling end that would lose or null the game asks first (finding 3, R12-R13).
     function confirmThen(text, action) {
