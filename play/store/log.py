@@ -253,8 +253,8 @@ def append_many(batches: Sequence[Batch]) -> dict[int, int]:
     then (the caller may store each alone)."""
     if not on_postgresql():
         return {b.game_pk: len(b.events) for b in batches if _append_orm(b)}
-    query, params = statement(sorted(batches, key=lambda b: b.game_pk))  # rows locked in
-    # one order
+    # sorted by game: the rows are locked in one order
+    query, params = statement(sorted(batches, key=lambda b: b.game_pk))
     if connection.in_atomic_block:
         # Inside someone's transaction (tests, a caller's atomic block): a savepoint, so a
         # refused statement leaves that transaction usable.
