@@ -162,33 +162,53 @@ def player_arrived(game_pk: int, side: str
                    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """Seat ``side``'s player has a socket again: its absence ends. Returns the ``absence``
     message ending it (None: it was not away) and one of another seat's absence, if another
-    player is away (for the arriving socket; the first in seat order)."""
-    back = Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=False).update(away=None)
-    game = Game.objects.filter(pk=game_pk).first()
-    if game is None or _limit(game.time_control) is None:
+    player is away (for the arriving socket; the first in seat order).
+
+    One query when nobody is away, which is every arrival at a new game (a game's end replaces
+    its players' sockets): the seats marked away are read first, and only then the mark is
+    cleared and the game read (issue 36: three queries had made an arrival half as dear again
+    as before the seat table, ``benchmarks/bench_seam.py``)."""
+    marked = list(Seat.objects.filter(game_id=game_pk, away__isnull=False).order_by("order")
+                  .values_list("seat", "away"))
+    if not marked:
         return None, None
+    back = 0
+    if any(seat == side for seat, _ in marked):
+        back = Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=False).update(
+            away=None)
+    row = Game.objects.filter(pk=game_pk).values_list("status", "time_control").first()
+    if row is None or _limit(row[1]) is None:
+        return None, None
+    status, time_control = row
     away = None
-    if game.is_live:
-        other = Seat.objects.filter(game_id=game_pk, away__isnull=False).exclude(seat=side) \
-            .order_by("order").values_list("seat", "away").first()
+    if status == Game.LIVE:
+        other = next(((seat, since) for seat, since in marked if seat != side), None)
         if other is not None:
-            away = absence_message(other[0], other[1], game.time_control)
-    return (absence_message(side, None, game.time_control) if back else None), away
+            away = absence_message(other[0], other[1], time_control)
+    return (absence_message(side, None, time_control) if back else None), away
 
 
 def player_left(game_pk: int, side: str) -> dict[str, Any] | None:
     """A socket of seat ``side``'s player closed: when it was the last, its absence starts
     now (kept if it had started already). The ``absence`` message for the game's sockets
-    (docs/protocol.md), or None (still connected, or the game is not live)."""
-    if _present(game_pk, side):
+    (docs/protocol.md), or None (still connected, or the game is not live).
+
+    The game is read first: when it is not live (its end is what closes most players'
+    sockets) that is the only query; the mark itself is still set only while the game is
+    live, in the one conditional update (issue 36, ``benchmarks/bench_seam.py``)."""
+    time_control = Game.objects.filter(pk=game_pk, status=Game.LIVE).values_list(
+        "time_control", flat=True).first()
+    if time_control is None or _present(game_pk, side):
         return None
-    Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=True,
-                        game__status=Game.LIVE).update(away=timezone.now())
-    row = Seat.objects.filter(game_id=game_pk, seat=side, game__status=Game.LIVE).values_list(
-        "away", "game__time_control").first()
-    if row is None or row[0] is None or _limit(row[1]) is None:
+    now = timezone.now()
+    marked = Seat.objects.filter(game_id=game_pk, seat=side, away__isnull=True,
+                                 game__status=Game.LIVE).update(away=now)
+    since = now if marked else Seat.objects.filter(
+        game_id=game_pk, seat=side, game__status=Game.LIVE).values_list(
+        "away", flat=True).first()
+    if since is None or _limit(time_control) is None:
         return None  # nobody is told of an absence that can never be claimed
-    return absence_message(side, row[0], row[1])
+    return absence_message(side, since, time_control)
 
 
 def _limit(time_control: str) -> int | None:

@@ -88,3 +88,33 @@ async def test_no_absence_claim_in_correspondence(players, cookies):
     refused = await receive(comm_i, "rejected")
     assert refused["code"] == "illegal" and "correspondence" in refused["reason"]
     await comm_i.disconnect()
+
+
+async def test_absence_marks_follow_the_game_and_the_seats(players):
+    """The presence calls behind the messages above (``play.live.presence``): a socket closing
+    on a game that is over marks nobody away; a player whose last socket closes is marked
+    once (a later close keeps the first time, which the claim's limit counts from); a player
+    arriving ends only their own absence and is told of the other seat's."""
+    from play.live import presence
+
+    game = await database_sync_to_async(_game)(players)
+    left = await database_sync_to_async(presence.player_left)(game.pk, "O")
+    assert left["side"] == "O" and left["since"] is not None
+    since = (await Seat.objects.aget(game_id=game.pk, seat="O")).away
+    again = await database_sync_to_async(presence.player_left)(game.pk, "O")
+    assert again["since"] == left["since"]
+    assert (await Seat.objects.aget(game_id=game.pk, seat="O")).away == since
+    await database_sync_to_async(presence.player_left)(game.pk, "I")
+    back, other = await database_sync_to_async(presence.player_arrived)(game.pk, "I")
+    assert back == {"type": "absence", "side": "I", "since": None, "limit": 21_000}
+    assert other["side"] == "O" and other["since"] == left["since"]
+    seats = {s.seat: s.away async for s in Seat.objects.filter(game_id=game.pk)}
+    assert seats == {"I": None, "O": since}
+    back, other = await database_sync_to_async(presence.player_arrived)(game.pk, "O")
+    assert back["side"] == "O" and back["since"] is None and other is None
+    # Nobody away: an arrival tells nothing.
+    assert await database_sync_to_async(presence.player_arrived)(game.pk, "I") == (None, None)
+    # The game ends: its players' sockets close, and nobody is marked or told.
+    await Game.objects.filter(pk=game.pk).aupdate(status=Game.FINISHED)
+    assert await database_sync_to_async(presence.player_left)(game.pk, "I") is None
+    assert (await Seat.objects.aget(game_id=game.pk, seat="I")).away is None
