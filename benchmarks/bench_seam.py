@@ -8,6 +8,8 @@ side in one run: replaying and deciding the same game logs, and the live-play lo
     .venv/bin/python benchmarks/bench_seam.py load --quick --rounds 1 # a smoke run (~6 min)
     .venv/bin/python benchmarks/bench_seam.py p99                     # ~35 min: the fixed-rate
                                                                       # p99 alone, 6 rounds
+    .venv/bin/python benchmarks/bench_seam.py sat --servers 2         # ~25 min: saturation at
+                                                                      # a fixed overload, 6 rounds
     .venv/bin/python benchmarks/bench_seam.py replay --baseline 8945a1f --json seam.json
 
 Two source trees, both in a temporary directory that goes at the end: the **baseline**, a
@@ -64,6 +66,16 @@ servers' CPU per step inside the window (``cpu_ms_per_msg`` of the level, not th
 which counts the connections too), their medians per tree, and the median of the per-round
 p99 ratios (each round's two runs ran next to each other, so slow spells of the machine hit
 both).
+
+``sat``: saturation the same way: each tree's bench_load.py ``--only stack`` with its fixed
+phase at ``--overload`` steps/s (default 1,200, above both trees' saturation on the 2-core
+machines measured) for 30 s, ``--rounds`` times per tree, alternating as ``p99`` does; the
+figure is the steps/s done in that window, each of the 100 games sending its next step as soon
+as its previous round trip closed. ``load``'s saturation is the best 8 s level of a ramp, the
+maximum of short noisy windows, always measured baseline first: on 2026-11-29 runs of the same
+code a few minutes apart did 875 and 724 steps/s at one overload, the CPU split between daphne,
+PostgreSQL, Redis and the client the same in both. Paired rounds cancel that drift, as for the
+p99.
 
 The machine is shared: other work slows either side, which the interleaving spreads over both,
 so compare the ratios, and rerun on a quiet machine before recording a figure.
@@ -564,25 +576,45 @@ def run_load(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> d
             "rows": rows, "server_logs": kept}
 
 
-def p99_figures(path: Path) -> dict[int, dict[str, float]]:
-    """Per number of processes: the stack's fixed-rate p50, p99 and CPU per step (window)."""
+def paired_figures(path: Path) -> dict[int, dict[str, float]]:
+    """Per number of processes: the stack's fixed-rate phase: steps/s done, p50, p99 and the
+    servers' CPU per step inside its window."""
     data = json.loads(path.read_text())
     out: dict[int, dict[str, float]] = {}
     for cfg in data["configs"]:
         level = cfg["stack_fixed"]["levels"][0]
         out[cfg["servers"]] = {"p50": level["p50_ms"], "p99": level["p99_ms"],
-                               "cpu": level["cpu_ms_per_msg"], "done": level["per_s"]}
+                               "cpu": level["cpu_ms_per_msg"], "done": level["per_s"],
+                               "offered": level["offered"]}
     return out
 
 
-def run_p99(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> dict[str, Any]:
-    extra = ["--only", "stack", "--ramp", "300", "--ramp-duration", "2",
-             "--servers", args.servers]
+# What each paired mode runs (bench_load.py's arguments besides --servers) and reports:
+# (figure, what, target) rows; the target's figure is the paired median of per-round ratios.
+PAIRED: dict[str, tuple[list[str], list[tuple[str, str, tuple[str, float] | None]]]] = {
+    "p99": (["--ramp", "300", "--ramp-duration", "2"],
+            [("p99", "stack p99 round trip, ms", ("<=", 1.05)), ("p50", "stack p50, ms", None),
+             ("cpu", "server CPU ms a step (window)", None)]),
+    "sat": (["--rate", "{overload}", "--duration", "30", "--ramp", "300",
+             "--ramp-duration", "2"],
+            [("done", "stack saturation: steps/s done at a fixed overload", (">=", 0.97)),
+             ("cpu", "server CPU ms a step (window)", None), ("p50", "stack p50, ms", None)]),
+}
+
+
+def run_paired(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> dict[str, Any]:
+    """``p99`` and ``sat``: bench_load.py's fixed-rate phase alone (a one-level ramp that is
+    not read), the trees in turn, the order alternating from round to round; each figure's
+    ratio is the median of the per-round ratios current/baseline (module docstring)."""
+    mode = args.what
+    extra = ["--only", "stack", "--servers", args.servers,
+             *(a.format(overload=args.overload) for a in PAIRED[mode][0])]
     runs: dict[str, list[dict[int, dict[str, float]]]] = {"baseline": [], "current": []}
     for r in range(args.rounds):
         order = ("baseline", "current") if r % 2 == 0 else ("current", "baseline")
         for side in order:
-            out, log = where / f"p99-{side}-{r + 1}.json", where / f"p99-{side}-{r + 1}.log"
+            out = where / f"{mode}-{side}-{r + 1}.json"
+            log = where / f"{mode}-{side}-{r + 1}.log"
             t, load0 = time.perf_counter(), os.getloadavg()[0]
             with open(log, "w") as f:
                 proc = subprocess.run([PYTHON, "benchmarks/bench_load.py", *extra, "--json",
@@ -591,10 +623,11 @@ def run_p99(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> di
             if proc.returncode or not out.exists():
                 raise SystemExit(f"bench_load.py in the {side} tree failed "
                                  f"({proc.returncode}):\n{log.read_text()[-3000:]}")
-            figs = p99_figures(out)
+            figs = paired_figures(out)
             runs[side].append(figs)
-            shown = "; ".join(f"{n} proc: p50 {f['p50']:.1f} p99 {f['p99']:.1f} ms, cpu "
-                              f"{f['cpu']:.2f} ms/step" for n, f in sorted(figs.items()))
+            shown = "; ".join(f"{n} proc: {f['done']:.0f} steps/s, p50 {f['p50']:.1f} p99 "
+                              f"{f['p99']:.1f} ms, cpu {f['cpu']:.2f} ms/step"
+                              for n, f in sorted(figs.items()))
             print(f"  round {r + 1} {side:8} ({time.perf_counter() - t:.0f} s, load "
                   f"{load0:.1f} -> {os.getloadavg()[0]:.1f}): {shown}", flush=True)
             if args.keep_logs:
@@ -604,15 +637,18 @@ def run_p99(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> di
     print(f"\n| processes | figure | baseline ({args.baseline}) | current | ratio "
           f"| per-round ratios | target |\n|---|---|---|---|---|---|---|")
     for n in sorted(runs["baseline"][0]):
-        for key, what in (("p99", "stack p99 round trip, ms"), ("p50", "stack p50, ms"),
-                          ("cpu", "server CPU ms a step (window)")):
+        for key, what, target in PAIRED[mode][1]:
             b = [x[n][key] for x in runs["baseline"]]
             c = [x[n][key] for x in runs["current"]]
             ratios = [y / x for x, y in zip(b, c, strict=True)]
             paired = statistics.median(ratios)
             status = "-"
-            if key == "p99":
-                status = f"<= 1.05: {'met' if paired <= 1.05 else 'missed'}"
+            if key == "done" and any(x[n]["done"] >= 0.95 * x[n]["offered"]
+                                     for s in runs.values() for x in s):
+                status = "none: not saturated (raise --overload)"
+            elif target:
+                ok = paired >= target[1] if target[0] == ">=" else paired <= target[1]
+                status = f"{target[0]} {target[1]}: {'met' if ok else 'missed'}"
             rows.append({"servers": n, "figure": key, "baseline": b, "current": c,
                          "median_baseline": statistics.median(b),
                          "median_current": statistics.median(c), "paired_ratio": paired,
@@ -627,12 +663,12 @@ def run_p99(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> di
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("replay", "load", "p99"), nargs="?", default="replay")
+    ap.add_argument("what", choices=("replay", "load", "p99", "sat"), nargs="?", default="replay")
     ap.add_argument("--baseline", default=BASELINE, help="the revision before (a git rev)")
     ap.add_argument("--current", default=None,
                     help="a revision for the current side (default: this checkout's files)")
     ap.add_argument("--rounds", type=int, default=None,
-                    help="rounds per tree, alternating (replay: 15, load: 2, p99: 6)")
+                    help="rounds per tree, alternating (replay: 15, load: 2, p99 and sat: 6)")
     ap.add_argument("--quick", action="store_true",
                     help="replay: 40 games, 3 rounds; load: bench_load.py --quick")
     ap.add_argument("--games", type=int, default=100, help="replay: games generated")
@@ -640,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--logs-from", choices=("baseline", "current"), default="baseline",
                     help="replay: the tree whose play.games generates the logs")
     ap.add_argument("--servers", default="1,2", help="load: bench_load.py --servers")
+    ap.add_argument("--overload", type=float, default=1200.0,
+                    help="sat: the fixed rate offered, steps/s (above both trees' saturation)")
     ap.add_argument("--stack-only", action="store_true",
                     help="load: the game stack only, without the bare relay's control (half "
                          "the time)")
@@ -651,7 +689,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return worker(args)
     if args.rounds is None:
-        args.rounds = {"replay": 3 if args.quick else 15, "load": 2, "p99": 6}[args.what]
+        args.rounds = {"replay": 3 if args.quick else 15, "load": 2, "p99": 6, "sat": 6}[args.what]
     if args.quick and args.what == "replay":
         args.games = min(args.games, 40)
     print(f"bench_seam {args.what}: baseline {args.baseline}, current "
@@ -662,8 +700,8 @@ def main(argv: list[str] | None = None) -> int:
         sides = trees(where, args.baseline, args.current)
         if args.what == "replay":
             results = run_replay(args, sides, where)
-        elif args.what == "p99":
-            results = run_p99(args, sides, where)
+        elif args.what in PAIRED:
+            results = run_paired(args, sides, where)
         else:
             results = run_load(args, sides, where)
     results = {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
