@@ -10,6 +10,8 @@ side in one run: replaying and deciding the same game logs, and the live-play lo
                                                                       # p99 alone, 6 rounds
     .venv/bin/python benchmarks/bench_seam.py sat --servers 2         # ~25 min: saturation at
                                                                       # a fixed overload, 6 rounds
+    .venv/bin/python benchmarks/bench_seam.py instr                   # ~8 min: instructions a
+                                                                      # step (valgrind)
     .venv/bin/python benchmarks/bench_seam.py replay --baseline 8945a1f --json seam.json
 
 Two source trees, both in a temporary directory that goes at the end: the **baseline**, a
@@ -76,6 +78,13 @@ maximum of short noisy windows, always measured baseline first: on 2026-11-29 ru
 code a few minutes apart did 875 and 724 steps/s at one overload, the CPU split between daphne,
 PostgreSQL, Redis and the client the same in both. Paired rounds cancel that drift, as for the
 p99.
+
+``instr``: what neither timing can resolve on a shared machine (rounds of the same code moved
+10-20 % there), counted: the instructions one step costs on the server's command path in
+process (decided on the held state, appended, answered, its group message made; no socket,
+no PostgreSQL server, no Redis), under valgrind's callgrind, for each tree on a fresh database
+(``steps_worker``; ``--steps 100,500``: the count at 500 steps less that at 100, over 400).
+The two trees run side by side; the count does not depend on what else the machine runs.
 
 The machine is shared: other work slows either side, which the interleaving spreads over both,
 so compare the ratios, and rerun on a quiet machine before recording a figure.
@@ -327,6 +336,8 @@ def worker(args: argparse.Namespace) -> int:
     where = Path(play.games.__file__).resolve()
     if not where.is_relative_to(Path.cwd().resolve()):
         raise SystemExit(f"play.games came from {where}, not from the tree {Path.cwd()}")
+    if args.worker == "steps":
+        return steps_worker(args)
     if args.worker == "gen":
         logs = generate(args.games, args.seed)
         Path(args.logs).write_text(json.dumps(logs))
@@ -353,6 +364,71 @@ def worker(args: argparse.Namespace) -> int:
             break
         c, t = time.process_time() - c, time.perf_counter() - t
         print(json.dumps({"wall_s": t, "cpu_s": c, **counts}), flush=True)
+    return 0
+
+
+def steps_worker(args: argparse.Namespace) -> int:
+    """In a tree, on the database of ``DATABASE_URL`` (migrated by the parent): ``--games``
+    games, then ``--steps`` steps in turn through the server's command path as a socket's
+    step takes it (``deciding.hold`` on the held state, ``log.append``, ``deciding.applied``,
+    the update and its group message, ``delivery.layer_event``), each step chosen by
+    ``bench_load.choose_step`` from the state the previous update carried."""
+    import random
+
+    import django
+    import orjson
+
+    django.setup()
+    from bench_load import choose_step
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from play import gameview
+    from play.commands import deciding
+    from play.commands import player as player_messages
+    from play.lifecycle import start_game
+    from play.live import delivery
+    from play.store import log as event_log
+
+    User = get_user_model()
+
+    def account(name: str) -> Any:
+        u = User(username=name)
+        u.set_unusable_password()
+        u.save()
+        return u
+
+    rng = random.Random(args.seed)
+    slots = []
+    for i in range(args.games):
+        g = start_game(account(f"s{args.steps}-{i}-a"), account(f"s{args.steps}-{i}-b"),
+                       variant="standard", rated=False)
+        slots.append({"uuid": str(g.uuid), "v": 0,
+                      "state": gameview.update_for(g, None, "I")["state"]})
+    done = n = 0
+    while done < args.steps:
+        slot = slots[n % len(slots)]
+        n += 1
+        state = slot["state"]
+        if state.get("outcome"):
+            if all(x["state"].get("outcome") for x in slots):
+                raise SystemExit("every game ended: give more --games")
+            continue
+        action, step = choose_step(state, rng)
+        msg: dict[str, Any] = {"type": action, "version": slot["v"], "seq": f"q{n}"}
+        if step is not None:
+            msg["step"] = step
+        sub = player_messages.submission(orjson.loads(orjson.dumps(msg)), slot["uuid"],
+                                         state["side_to_move"], 0)
+        held = deciding.hold(sub, timezone.now())
+        if held is None or not event_log.append(held.decided.batch):
+            raise SystemExit(f"step {n} not taken on the fast road")
+        update = deciding.applied(held.game, held.state, held.decided, held.seq,
+                                  held.players).update()
+        delivery.layer_event(update, "a-channel")
+        slot["v"], slot["state"] = update["version"], orjson.loads(orjson.dumps(update["state"]))
+        done += 1
+    print(json.dumps({"steps": done}))
     return 0
 
 
@@ -661,9 +737,73 @@ def run_paired(args: argparse.Namespace, sides: dict[str, Path], where: Path) ->
             "rows": rows}
 
 
+def run_instr(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> dict[str, Any]:
+    """``instr``: instructions per step of the server's command path (``steps_worker``) under
+    valgrind's callgrind, which counts them whatever else the machine runs. Each tree runs the
+    worker for ``--steps`` A and B steps on fresh databases; (count at B - count at A) / (B - A)
+    leaves out the start (imports, migrations' checks, the games' set-up). Both trees run at
+    once, one core each."""
+    import psycopg
+
+    server = os.environ.get("TALU_TEST_DATABASE_URL",
+                            "postgres://postgres@127.0.0.1:5432/test")
+    base_url = server.rsplit("/", 1)[0]
+    lo, hi = (int(x) for x in args.steps.split(","))
+    procs: dict[tuple[str, int], tuple[subprocess.Popen, Path, str]] = {}
+    names = []
+    with psycopg.connect(server, autocommit=True) as admin:
+        for side in sides:
+            for steps in (lo, hi):
+                name = f"talu_seam_instr_{os.getpid()}_{side}_{steps}"
+                names.append(name)
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            for side, tree in sides.items():
+                for steps in (lo, hi):
+                    env = {**_env(tree), "DEBUG": "false", "SECRET_KEY": "x" * 50,
+                           "ALLOWED_HOSTS": "localhost",
+                           "DATABASE_URL": f"{base_url}/talu_seam_instr_{os.getpid()}_{side}_"
+                                           f"{steps}", "DJANGO_SETTINGS_MODULE":
+                           "talu_site.settings"}
+                    env.pop("REDIS_URL", None)
+                    subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=tree,
+                                   env=env, check=True)
+                    log = where / f"instr-{side}-{steps}.log"
+                    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           PYTHON, str(tree / "benchmarks" / "bench_seam.py"), "--worker",
+                           "steps", "--games", str(args.games), "--steps", str(steps)]
+                    with open(log, "w") as f:
+                        procs[(side, steps)] = (subprocess.Popen(
+                            cmd, cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT),
+                            log, side)
+                # the trees' two runs one after the other, the trees side by side
+            counts: dict[tuple[str, int], int] = {}
+            for key, (proc, log, _side) in procs.items():
+                proc.wait()
+                text = log.read_text()
+                found = [ln for ln in text.splitlines() if "Collected :" in ln]
+                if proc.returncode or not found:
+                    raise SystemExit(f"{key} failed ({proc.returncode}):\n{text[-3000:]}")
+                counts[key] = int(found[-1].rsplit(":", 1)[1].strip())
+        finally:
+            for name in names:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    per_step = {side: (counts[(side, hi)] - counts[(side, lo)]) / (hi - lo) for side in sides}
+    ratio = per_step["current"] / per_step["baseline"]
+    print(f"\n| figure | baseline ({args.baseline}) | current | ratio |\n|---|---|---|---|\n"
+          f"| instructions a step, the server's command path in process | "
+          f"{per_step['baseline']:,.0f} | {per_step['current']:,.0f} | {ratio:.3f} |")
+    print(f"\n(callgrind's count at {hi} steps less that at {lo}, {args.games} games, "
+          f"--seed {args.seed})")
+    return {"counts": {f"{s}-{n}": c for (s, n), c in counts.items()},
+            "per_step": per_step, "ratio": ratio}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("replay", "load", "p99", "sat"), nargs="?", default="replay")
+    ap.add_argument("what", choices=("replay", "load", "p99", "sat", "instr"), nargs="?",
+                    default="replay")
     ap.add_argument("--baseline", default=BASELINE, help="the revision before (a git rev)")
     ap.add_argument("--current", default=None,
                     help="a revision for the current side (default: this checkout's files)")
@@ -671,7 +811,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="rounds per tree, alternating (replay: 15, load: 2, p99 and sat: 6)")
     ap.add_argument("--quick", action="store_true",
                     help="replay: 40 games, 3 rounds; load: bench_load.py --quick")
-    ap.add_argument("--games", type=int, default=100, help="replay: games generated")
+    ap.add_argument("--games", type=int, default=None,
+                    help="replay: games generated (100); instr: games played (20)")
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--logs-from", choices=("baseline", "current"), default="baseline",
                     help="replay: the tree whose play.games generates the logs")
@@ -683,13 +824,21 @@ def main(argv: list[str] | None = None) -> int:
                          "the time)")
     ap.add_argument("--keep-logs", help="load: copy each run's JSON and output into this directory")
     ap.add_argument("--json", type=Path, help="write the figures here")
-    ap.add_argument("--worker", choices=("gen", "serve"), help=argparse.SUPPRESS)
+    ap.add_argument("--steps", default="100,500",
+                    help="instr: the two step counts whose difference is counted (A,B); "
+                         "the worker: its count")
+    ap.add_argument("--worker", choices=("gen", "serve", "steps"), help=argparse.SUPPRESS)
     ap.add_argument("--logs", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
+        if args.worker == "steps":
+            args.steps = int(args.steps)
         return worker(args)
     if args.rounds is None:
-        args.rounds = {"replay": 3 if args.quick else 15, "load": 2, "p99": 6, "sat": 6}[args.what]
+        args.rounds = {"replay": 3 if args.quick else 15, "load": 2, "p99": 6, "sat": 6,
+                       "instr": 1}[args.what]
+    if args.games is None:
+        args.games = 20 if args.what == "instr" else 100
     if args.quick and args.what == "replay":
         args.games = min(args.games, 40)
     print(f"bench_seam {args.what}: baseline {args.baseline}, current "
@@ -700,6 +849,8 @@ def main(argv: list[str] | None = None) -> int:
         sides = trees(where, args.baseline, args.current)
         if args.what == "replay":
             results = run_replay(args, sides, where)
+        elif args.what == "instr":
+            results = run_instr(args, sides, where)
         elif args.what in PAIRED:
             results = run_paired(args, sides, where)
         else:

@@ -58,26 +58,34 @@ class Variant:
     seats: tuple[SeatSpec, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     offers: tuple[str, ...] = ()
+    # Worked out once (``__post_init__``): a step's command reads ``played`` (who may act),
+    # and a variant never changes (the seam's benchmark counts a step's instructions).
+    _key: str = field(init=False, repr=False, compare=False)
+    _seat_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _played: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ids = [s.id for s in self.seats]
+        ids = tuple(s.id for s in self.seats)
+        object.__setattr__(self, "_key", f"{self.game}/{self.name}")
+        object.__setattr__(self, "_seat_ids", ids)
+        object.__setattr__(self, "_played", tuple(s.id for s in self.seats if s.played))
         if len(set(ids)) != len(ids):
-            raise ValueError(f"{self.key}: seat ids repeat: {ids}")
+            raise ValueError(f"{self.key}: seat ids repeat: {list(ids)}")
         if len(self.played) < 1:
             raise ValueError(f"{self.key}: a variant has at least one played seat")
 
     @property
     def key(self) -> str:
-        return f"{self.game}/{self.name}"
+        return self._key
 
     @property
     def seat_ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.seats)
+        return self._seat_ids
 
     @property
     def played(self) -> tuple[str, ...]:
         """The seats someone holds, in playing order (neutral seats left out)."""
-        return tuple(s.id for s in self.seats if s.played)
+        return self._played
 
     def seat(self, seat_id: str) -> SeatSpec:
         for s in self.seats:
