@@ -745,6 +745,8 @@ def run_instr(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> 
     once, one core each."""
     import psycopg
 
+    if shutil.which("valgrind") is None:
+        raise SystemExit("instr needs valgrind (Debian: apt-get install valgrind)")
     server = os.environ.get("TALU_TEST_DATABASE_URL",
                             "postgres://postgres@127.0.0.1:5432/test")
     base_url = server.rsplit("/", 1)[0]
