@@ -84,7 +84,9 @@ p99.
 process (decided on the held state, appended, answered, its group message made; no socket,
 no PostgreSQL server, no Redis), under valgrind's callgrind, for each tree on a fresh database
 (``steps_worker``; ``--steps 100,500``: the count at 500 steps less that at 100, over 400).
-The two trees run side by side; the count does not depend on what else the machine runs.
+The four runs go at once; the count does not depend on what else the machine runs. The
+start itself varies by a few million instructions between runs (5 and 10 steps gave nonsense,
+2026-11-29): keep B - A in the hundreds.
 
 The machine is shared: other work slows either side, which the interleaving spreads over both,
 so compare the ratios, and rerun on a quiet machine before recording a figure.
@@ -392,6 +394,8 @@ def steps_worker(args: argparse.Namespace) -> int:
 
     User = get_user_model()
 
+    # as bench_load.make_slots makes its players, without the sessions; not imported from it:
+    # this runs in the baseline's tree too, with that tree's bench_load
     def account(name: str) -> Any:
         u = User(username=name)
         u.set_unusable_password()
@@ -741,8 +745,8 @@ def run_instr(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> 
     """``instr``: instructions per step of the server's command path (``steps_worker``) under
     valgrind's callgrind, which counts them whatever else the machine runs. Each tree runs the
     worker for ``--steps`` A and B steps on fresh databases; (count at B - count at A) / (B - A)
-    leaves out the start (imports, migrations' checks, the games' set-up). Both trees run at
-    once, one core each."""
+    leaves out the start (imports, migrations' checks, the games' set-up). The four runs go at
+    once: the counts do not depend on how they share the cores."""
     import psycopg
 
     if shutil.which("valgrind") is None:
@@ -751,45 +755,43 @@ def run_instr(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> 
                             "postgres://postgres@127.0.0.1:5432/test")
     base_url = server.rsplit("/", 1)[0]
     lo, hi = (int(x) for x in args.steps.split(","))
-    procs: dict[tuple[str, int], tuple[subprocess.Popen, Path, str]] = {}
-    names = []
+    runs = [(side, steps) for side in sides for steps in (lo, hi)]
+    names = {run: f"talu_seam_instr_{os.getpid()}_{run[0]}_{run[1]}" for run in runs}
+    procs: dict[tuple[str, int], tuple[subprocess.Popen, Path]] = {}
     with psycopg.connect(server, autocommit=True) as admin:
-        for side in sides:
-            for steps in (lo, hi):
-                name = f"talu_seam_instr_{os.getpid()}_{side}_{steps}"
-                names.append(name)
-                admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-                admin.execute(f'CREATE DATABASE "{name}"')
+        for name in names.values():
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
         try:
-            for side, tree in sides.items():
-                for steps in (lo, hi):
-                    env = {**_env(tree), "DEBUG": "false", "SECRET_KEY": "x" * 50,
-                           "ALLOWED_HOSTS": "localhost",
-                           "DATABASE_URL": f"{base_url}/talu_seam_instr_{os.getpid()}_{side}_"
-                                           f"{steps}", "DJANGO_SETTINGS_MODULE":
-                           "talu_site.settings"}
-                    env.pop("REDIS_URL", None)
-                    subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=tree,
-                                   env=env, check=True)
-                    log = where / f"instr-{side}-{steps}.log"
-                    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                           PYTHON, str(tree / "benchmarks" / "bench_seam.py"), "--worker",
-                           "steps", "--games", str(args.games), "--steps", str(steps)]
-                    with open(log, "w") as f:
-                        procs[(side, steps)] = (subprocess.Popen(
-                            cmd, cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT),
-                            log, side)
-                # the trees' two runs one after the other, the trees side by side
+            for side, steps in runs:  # migrated one at a time, then the four counted at once
+                tree = sides[side]
+                env = {**_env(tree), "DEBUG": "false", "SECRET_KEY": "x" * 50,
+                       "ALLOWED_HOSTS": "localhost", "DJANGO_SETTINGS_MODULE":
+                       "talu_site.settings", "DATABASE_URL": f"{base_url}/{names[side, steps]}"}
+                env.pop("REDIS_URL", None)
+                subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=tree, env=env,
+                               check=True)
+                log = where / f"instr-{side}-{steps}.log"
+                cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                       PYTHON, str(tree / "benchmarks" / "bench_seam.py"), "--worker", "steps",
+                       "--games", str(args.games), "--steps", str(steps)]
+                with open(log, "w") as f:
+                    procs[side, steps] = (subprocess.Popen(
+                        cmd, cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT), log)
             counts: dict[tuple[str, int], int] = {}
-            for key, (proc, log, _side) in procs.items():
+            for run, (proc, log) in procs.items():
                 proc.wait()
                 text = log.read_text()
                 found = [ln for ln in text.splitlines() if "Collected :" in ln]
                 if proc.returncode or not found:
-                    raise SystemExit(f"{key} failed ({proc.returncode}):\n{text[-3000:]}")
-                counts[key] = int(found[-1].rsplit(":", 1)[1].strip())
+                    raise SystemExit(f"{run} failed ({proc.returncode}):\n{text[-3000:]}")
+                counts[run] = int(found[-1].rsplit(":", 1)[1].strip())
         finally:
-            for name in names:
+            for proc, _log in procs.values():
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            for name in names.values():
                 admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     per_step = {side: (counts[(side, hi)] - counts[(side, lo)]) / (hi - lo) for side in sides}
     ratio = per_step["current"] / per_step["baseline"]
