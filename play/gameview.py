@@ -69,17 +69,17 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
     and they cannot be there yet (not asked: the fast road reads no database)."""
     if players is None:
         players = players_block(game)
-    status = game.status
+    status, key = game.status, game.variant_key
     meta: dict[str, Any] = {
         "id": str(game.uuid),
         "game": game.game,
         "variant": game.variant,
-        "variant_key": game.variant_key,
+        "variant_key": key,
         "seats": seat_specs(game),
         # what the players may offer each other besides adjournment ("null", "draw"): the
         # page shows only the offers the variant allows (Variant.offers), and a takeback in
         # a casual game (issue 39: not rated, not an event's)
-        "offers": list(_offers(game.variant_key, not game.rated and not game.in_event)),
+        "offers": list(_offers(key, not game.rated and not game.in_event)),
         "rated": game.rated,
         "time_control": game.time_control,
         "status": status,

@@ -1,5 +1,5 @@
 """Deciding a command, shared by both roads of the command path (``play.commands.path``): the
-game's state and the pure core (``play.games.run``: decide, then fold the events and the
+game's state and the pure core (``play.games.settle``: decide, then fold the events and the
 follow-ups of the game's standing policies) give the batch the log stores (``decide``), or
 refuse the command (``CommandError``: the state unchanged); ``applied`` is the answer once the
 batch is stored. ``hold`` decides a side's step on the state this process holds at exactly the
@@ -37,15 +37,12 @@ def decide(game_pk: int, state: Any, sub: Submission, seq: str | None,
     """Run the command on ``state`` (raises ``CommandError``, state unchanged) and make the
     batch the log stores: the events numbered from the state's version, the notation when a
     turn ended, the result when the game ended."""
-    rules = games.rules_of(state)
-    from_version, turns = state.version, rules.turns(state)
-    events = games.run(state, sub.actor, sub.command, now)
-    result = state.result
-    stgn = rules.notation(state) if result is not None or rules.turns(state) != turns else None
-    to_move = "" if result is not None else games.side_to_move(state)
-    return Decided(Batch(game_pk, from_version, number(events, from_version, seq), stgn,
-                          result, games.deadline(state), to_move, games.resume_at(state)),
-                    result)
+    from_version = state.version
+    done = games.settle(state, sub.actor, sub.command, now)
+    result = done.result
+    return Decided(Batch(game_pk, from_version, number(done.events, from_version, seq),
+                         done.notation, result, done.deadline, done.to_move, done.resume_at),
+                   result)
 
 
 def applied(game: Game, state: Any, decided: Decided, seq: str | None,

@@ -5,7 +5,7 @@ test), a command reaches a game through here, as a ``Submission`` answered by an
 (``play.commands.submission``):
 
 1. **decide** (``play.commands.deciding``): the game's state at its current version
-   (``play.store.engines``) and the pure core (``play.games.run``: decide, then fold the events
+   (``play.store.engines``) and the pure core (``play.games.settle``: decide, then fold the events
    and the follow-ups of the game's standing policies) give the command's events, or refuse it
    (``CommandError``: nothing changes);
 2. **store**: the events go into the log by the one append (``play.store.log``), at the version

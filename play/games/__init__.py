@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from play.games.match.match import Settled
 from play.games.protocol import Actor, Command, Event, GameOptions, State
 from play.games.registry import GAMES, VARIANT_NAMES, new_state, rules_for, rules_of
 
@@ -46,6 +47,13 @@ def run(state: State, actor: Actor, command: Command, now: datetime | None = Non
     return rules_of(state).run(state, actor, command, now)  # type: ignore[arg-type]
 
 
+def settle(state: State, actor: Actor, command: Command, now: datetime | None = None
+           ) -> Settled:
+    """``run``, with what the game's row keeps after it: the result, the notation when a turn
+    ended, the seat to move, the clock's deadline and the time of resumption (``Settled``)."""
+    return rules_of(state).settle(state, actor, command, now)  # type: ignore[arg-type]
+
+
 def snapshot(state: State) -> dict[str, Any]:
     return rules_of(state).snapshot(state)
 
@@ -77,9 +85,9 @@ def deadline(state: State) -> int | None:
 
 
 __all__ = ["ARBITER_COMMANDS", "ARBITER_ONLY", "VARIANT_NAMES", "Actor", "Command", "Event",
-           "GameOptions", "arbiter_only",
+           "GameOptions", "Settled", "arbiter_only",
            "deadline", "decide", "evolve", "follow_up", "new_state", "parse_command",
-           "rules_for", "run", "side_to_move", "snapshot", "to_act"]
+           "rules_for", "run", "settle", "side_to_move", "snapshot", "to_act"]
 
 
 def resume_at(state: State) -> int | None:

@@ -17,12 +17,14 @@ them, so a replay on any process has the same clocks (R40).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from play.games.clock import SECOND, ms
 from play.games.protocol import (
     ARBITER_ONLY,
+    EVERYONE,
     AddTime,
     Adjourn,
     Announce,
@@ -71,6 +73,21 @@ KINDS = (DECIDE, ABORT, NOTE, LEAVE, FORFEIT, NULL, ADDTIME, DECLINE, TAKEBACK,
 _MATCH_KINDS, _SESSION_KINDS = frozenset(KINDS), frozenset(sessions.KINDS)  # looked up per event
 #: The agreements that lapse when a seat that did not make them moves (adjournment stands).
 _LAPSING = ("null", "draw", takebacks.WHAT)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """One command run (``Match.settle``): its events and what the game's row keeps after
+    them: the result (None while the game goes on), the notation when a turn or the game
+    ended (None: unchanged), the seat to move ("" when nobody is), the running clock's
+    deadline and the arbiter's time of resumption (ms since the epoch, or None)."""
+
+    events: list[Event]
+    result: Result | None
+    notation: str | None
+    to_move: str
+    deadline: int | None
+    resume_at: int | None
 
 
 class Match:
@@ -165,7 +182,8 @@ class Match:
             raise IllegalCommand("the game is adjourned: play resumes when both players agree "
                                  "or the arbiter resumes it")
         events = rules.decide_move(state.engine, actor.seat, move)
-        visibility = sessions.sealed_visibility(state.sessions)
+        s = state.sessions
+        visibility = EVERYONE if s.sealing is None else sessions.sealed_visibility(s)
         out = []
         for e in events:
             data = e.data
@@ -213,6 +231,23 @@ class Match:
             events.extend(more)
         return events
 
+    def settle(self, state: MatchState, actor: Any, command: Command,
+               now: datetime | None = None) -> Settled:
+        """``run``, and what the game's row keeps after it (``Settled``), each worked out once
+        from the state it left: the server's command path makes a batch of it at every step
+        (issue 36's load benchmark counts the calls of a step). A ``CommandError`` as ``run``."""
+        turns = self.rules.turns
+        before = turns(state.engine)
+        events = self.run(state, actor, command, now)
+        result = state.result
+        if result is not None:
+            return Settled(events, result, self.notation(state), "", None, None)
+        notation = self.notation(state) if turns(state.engine) != before else None
+        s, clock = state.sessions, state.clock
+        to_act = () if s.adjourned else self.rules.to_act(state.engine)
+        return Settled(events, None, notation, to_act[0] if to_act else "",
+                       None if clock is None else clock.deadline(), s.resume_at)
+
     # --- evolving -----------------------------------------------------------------------------
     def evolve(self, state: MatchState, event: Event) -> MatchState:
         """Fold ``event`` into ``state`` (in place) and count it. Raises the game's error for
@@ -242,11 +277,11 @@ class Match:
             self._match_event(state, event)
         else:
             history = state.history
-            before = rules.turns(engine) if history is not None else 0
+            before = 0 if history is None else turns if watch else rules.turns(engine)
             rules.evolve(engine, event)
             if history is not None:  # a casual game: kept for its takebacks
                 history.append((state.version + 1, True, event, before))
-            if watch:
+            if state.sessions.offer is not None:
                 self._lapse_offer(state, event, turns)
         state._result = UNKNOWN  # the result is worked out again when next asked
         if isinstance(at, int):
@@ -374,10 +409,9 @@ class Match:
         sealed turn is played (R38), else the game's own (talu: the automatic arbiter)."""
         s = state.sessions
         live = state.result is None
-        sealed = sessions.seal_due(s, live, self.rules.to_act(state.engine), state.last_t)
-        if sealed:
-            return sealed
-        if s.paused or not live:  # a game's follow-up now would tell of the sealed turn
+        if s.paused:  # a game's follow-up now would tell of the sealed turn
+            return sessions.seal_due(s, live, self.rules.to_act(state.engine), state.last_t)
+        if not live:
             return []
         return self.rules.follow_up(state.engine, state.options)
 

@@ -4,6 +4,7 @@ opponent, or the system, as ``Actor`` values (``play.games.protocol``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from play.games.protocol.seats import SEAT_ID
 
@@ -39,10 +40,15 @@ class Actor:
         return self.kind in (PLAYER, COMPUTER)
 
 
+# A player's or the computer's actor is one per seat: made once (every step of a socket's
+# player makes one; the seat check of ``__post_init__`` is a regular expression), kept in a
+# bounded cache since the values are immutable.
+@lru_cache(maxsize=256)
 def player(seat: str) -> Actor:
     return Actor(PLAYER, seat)
 
 
+@lru_cache(maxsize=256)
 def computer(seat: str) -> Actor:
     return Actor(COMPUTER, seat)
 
