@@ -765,7 +765,9 @@ def run_instr(args: argparse.Namespace, sides: dict[str, Path], where: Path) -> 
         try:
             for side, steps in runs:  # migrated one at a time, then the four counted at once
                 tree = sides[side]
-                env = {**_env(tree), "DEBUG": "false", "SECRET_KEY": "x" * 50,
+                # one hash seed: the sets' and dicts' orders, so the counts, repeat run to run
+                env = {**_env(tree), "PYTHONHASHSEED": "0", "DEBUG": "false",
+                       "SECRET_KEY": "x" * 50,
                        "ALLOWED_HOSTS": "localhost", "DJANGO_SETTINGS_MODULE":
                        "talu_site.settings", "DATABASE_URL": f"{base_url}/{names[side, steps]}"}
                 env.pop("REDIS_URL", None)

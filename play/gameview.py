@@ -75,7 +75,7 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
         "game": game.game,
         "variant": game.variant,
         "variant_key": key,
-        "seats": seat_specs(game),
+        "seats": seat_specs(key),
         # what the players may offer each other besides adjournment ("null", "draw"): the
         # page shows only the offers the variant allows (Variant.offers), and a takeback in
         # a casual game (issue 39: not rated, not an event's)
@@ -104,10 +104,11 @@ def game_meta(game: Game, players: dict[str, dict[str, Any]] | None = None,
     return meta
 
 
-def seat_specs(game: Game) -> list[dict[str, str]]:
-    """The game's seats as its variant names them, in playing order (``players`` says who
-    holds each): ``{"seat", "label", "kind"}`` (kind ``person`` or ``neutral``)."""
-    return [dict(spec) for spec in _seat_specs(game.variant_key)]
+def seat_specs(variant_key: str) -> list[dict[str, str]]:
+    """The seats of a game of ``variant_key`` as its variant names them, in playing order
+    (``players`` says who holds each): ``{"seat", "label", "kind"}`` (kind ``person`` or
+    ``neutral``)."""
+    return [dict(spec) for spec in _seat_specs(variant_key)]
 
 
 # Both below are in every step's update (``game_meta``): a variant's seats and offers never

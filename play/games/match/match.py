@@ -17,9 +17,8 @@ them, so a replay on any process has the same clocks (R40).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from play.games.clock import SECOND, ms
 from play.games.protocol import (
@@ -75,12 +74,12 @@ _MATCH_KINDS, _SESSION_KINDS = frozenset(KINDS), frozenset(sessions.KINDS)  # lo
 _LAPSING = ("null", "draw", takebacks.WHAT)
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(NamedTuple):
     """One command run (``Match.settle``): its events and what the game's row keeps after
     them: the result (None while the game goes on), the notation when a turn or the game
     ended (None: unchanged), the seat to move ("" when nobody is), the running clock's
-    deadline and the arbiter's time of resumption (ms since the epoch, or None)."""
+    deadline and the arbiter's time of resumption (ms since the epoch, or None). A tuple,
+    not a frozen dataclass: made at every step, without a frozen class's six setattr calls."""
 
     events: list[Event]
     result: Result | None
@@ -132,8 +131,9 @@ class Match:
         if isinstance(command, PlayStep):
             clock = state.clock
             if (at is not None and clock is not None and actor.plays
-                    and clock.running == actor.seat and state.result is None
-                    and clock.out(at - clock.credit(actor.seat, command.lag))):
+                    and clock.running == actor.seat
+                    and clock.out(at - clock.credit(actor.seat, command.lag))
+                    and state.result is None):
                 return [decisions.time_out(state, actor, at)]  # too late: the flag, not it
             return self._move(state, actor, command.step, at, command.lag)
         if isinstance(command, Resign):
@@ -184,15 +184,15 @@ class Match:
         events = rules.decide_move(state.engine, actor.seat, move)
         s = state.sessions
         visibility = EVERYONE if s.sealing is None else sessions.sealed_visibility(s)
-        out = []
-        for e in events:
-            data = e.data
-            if at is not None:
-                data = {**data, "t": at}
+        kind = actor.kind
+        for i, e in enumerate(events):
+            if at is not None:  # each event's data is a dict of its own (``decide_move``)
+                e.data["t"] = at
                 if lag > 0:
-                    data["lag"] = int(lag)
-            out.append(Event(e.kind, e.side, data, e.text, actor.kind, visibility))
-        return out
+                    e.data["lag"] = int(lag)
+            if e.actor != kind or e.visibility != visibility:  # a player's, seen by all: as is
+                events[i] = Event(e.kind, e.side, e.data, e.text, kind, visibility)
+        return events
 
     @staticmethod
     def _session_checks(state: MatchState, actor: Any, reason: str) -> None:

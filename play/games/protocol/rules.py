@@ -108,7 +108,8 @@ class GameRules(Protocol[E]):
     def decide_move(self, e: E, seat: str, move: Any) -> list[Event]:
         """The events of ``seat``'s move (the wire's ``step``: the game's own form), or a
         ``CommandError`` in a player's words; ``e`` unchanged. The match has checked that the
-        game is live, not adjourned, and that ``seat`` may act."""
+        game is live, not adjourned, and that ``seat`` may act. Each event's ``data`` is a
+        new dict, the caller's: the match adds the time of a timed game's move to it."""
         ...
 
     def decide_command(self, e: E, actor: Actor, command: Command) -> list[Event]:

@@ -114,14 +114,32 @@ class Geometry:
         return self.names[i]  # type: ignore[return-value]
 
     def squares(self, bits: int) -> list[str]:
-        """Names of the squares in a bit set, in index order (rank by rank from A1)."""
-        out = []
-        names = self.names
+        """Names of the squares in a bit set, in index order (rank by rank from A1), read a
+        byte of the set at a time (``_by_byte``)."""
+        out: list[str] = []
+        table = self._by_byte
+        k = 0
         while bits:
-            low = bits & -bits
-            out.append(names[low.bit_length() - 1])
-            bits ^= low
-        return out  # type: ignore[return-value]
+            if bits & 255:
+                out.extend(table[k][bits & 255])
+            bits >>= 8
+            k += 1
+        return out
+
+    @cached_property
+    def _by_byte(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
+        """For each byte of a bit set, the names of the squares of each of its 256 values.
+        Every step's snapshot names about ten sets (the board, the overlaps, the threatened
+        and defended pieces): a byte at a time takes a third of the time of a bit at a time,
+        and the server builds a snapshot at every step (issue 36's load benchmark). Made at
+        the first use, once per board size."""
+        names = self.names
+        return tuple(
+            tuple(tuple(n for j in range(8)
+                        if value >> j & 1 and 8 * k + j < len(names)
+                        and (n := names[8 * k + j]) is not None)
+                  for value in range(256))
+            for k in range((len(names) + 7) // 8))
 
     def bits(self, names: list[str] | tuple[str, ...]) -> int:
         b = 0
