@@ -243,6 +243,8 @@ class Match:
         if result is not None:
             return Settled(events, result, self.notation(state), "", None, None)
         notation = self.notation(state) if turns(state.engine) != before else None
+        # as side_to_move, deadline and resume_at read them, the result known to be None
+        # (nobody to move while adjourned, R38); tests/match/test_settle.py holds them equal
         s, clock = state.sessions, state.clock
         to_act = () if s.adjourned else self.rules.to_act(state.engine)
         return Settled(events, None, notation, to_act[0] if to_act else "",
