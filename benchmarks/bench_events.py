@@ -75,10 +75,11 @@ def pure_pairing(players: int, reps: int) -> list[float]:
 def profile(players: int, rnd: int) -> None:
     """Round ``rnd`` of a ``players`` Swiss: the engine's CPU time, how many matchings it
     asked for and their share (docs/events.md)."""
-    from registry.events.pairing import dutch, swiss
+    from registry.events.pairing import swiss
+    from registry.events.pairing.dutch_round import Round
 
     seen = {"calls": 0, "cpu": 0.0}
-    solve = dutch._Round.solve
+    solve = Round.solve
 
     def counted(self):
         seen["calls"] += 1
@@ -89,13 +90,13 @@ def profile(players: int, rnd: int) -> None:
             seen["cpu"] += time.process_time() - start
 
     t = _swiss(players, rnd - 1)
-    dutch._Round.solve = counted
+    Round.solve = counted
     try:
         start = time.process_time()
         swiss.pair_round(t)
         cpu = time.process_time() - start
     finally:
-        dutch._Round.solve = solve
+        Round.solve = solve
     print(f"round {rnd} of {players} players: {cpu:.2f} s CPU, {seen['calls']} matchings "
           f"({seen['cpu'] / cpu:.0%} of it)")
 

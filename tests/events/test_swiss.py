@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.events.pairing import dutch, swiss, trf
+from registry.events.pairing import dutch_round, swiss, trf
 from registry.events.pairing.model import BoardPairing, Entrant, PairingError, Round, Tournament
 from registry.events.pairing.random_rounds import before_round
 
@@ -219,6 +219,6 @@ def test_progress_is_told_as_brackets_are_paired():
 
 def test_weights_wider_than_any_machine_word_reach_the_matching_exactly():
     # the engine's weights run to hundreds of bits on a large field (one field a criterion)
-    weights = dutch._Weights(700)
+    weights = dutch_round.Weights(700)
     for value in (0, 1, 2**32 - 1, 2**32, 2**64 + 5, 3 << 640, (1 << 700) - 1):
         assert int(weights(value).to_binary() or "0", 2) == value
